@@ -6,7 +6,15 @@ from .cards import MOVE, SWAP, Kind
 from .commands import Discard, EndTurn, FormSet, ImproveSet, PlayMove, PlaySwap
 from .decision import Decision
 from .errors import RuleViolation
-from .events import CardDiscarded, CardsDrawn, MovePlayed, SetFormed, SetImproved, SwapPlayed, TurnEnded
+from .events import (
+    CardDiscarded,
+    CardsDrawn,
+    MovePlayed,
+    SetFormed,
+    SetImproved,
+    SwapPlayed,
+    TurnEnded,
+)
 from .sets import pair_type
 from .state import AwaitingAction
 

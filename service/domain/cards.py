@@ -31,7 +31,7 @@ MOVE = "move"
 class CardSpec(NamedTuple):
     type: str
     kind: Kind
-    count: int
+    copies: int
     value: int
     name_en: str
     name_de: str
@@ -44,8 +44,8 @@ class EditionSpec(NamedTuple):
     two_player_removed: tuple[tuple[str, int], ...]
 
 
-def _a(t: str, count: int, value: int, en: str, de: str) -> CardSpec:
-    return CardSpec(t, Kind.ASSET, count, value, en, de)
+def _a(t: str, copies: int, value: int, en: str, de: str) -> CardSpec:
+    return CardSpec(t, Kind.ASSET, copies, value, en, de)
 
 
 _SILVER = CardSpec("silver", Kind.WILD, 8, 25_000, "Silver", "Silber")
@@ -124,7 +124,7 @@ class CardInfo(NamedTuple):
 
 
 def card_ids(spec: CardSpec) -> tuple[str, ...]:
-    return tuple(f"{spec.type}#{n}" for n in range(1, spec.count + 1))
+    return tuple(f"{spec.type}#{n}" for n in range(1, spec.copies + 1))
 
 
 @cache

@@ -11,7 +11,7 @@ from .decision import Decision
 from .errors import RuleViolation
 from .events import ChallengeAnswered, ChallengeConceded, ChallengeOpened, DraftChallengePassed
 from .sets import Table, is_matching, next_required, play_kind
-from .state import AwaitingChallengeReply, AwaitingDraftChallenge, GameState
+from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind, GameState
 
 
 def target_error(state: GameState, actor: int, target: int, position: str) -> RuleViolation | None:
@@ -42,7 +42,7 @@ def challenge(d: Decision, cmd: Challenge, actor: int) -> None:
     index = len(stack) - (1 if cmd.position == "top" else 2)
     set_type = stack[index].type
     required = _opening_reply(d.table, cmd.cards, set_type, 1 if cmd.position == "top" else 2)
-    kind = "stack_top" if cmd.position == "top" else "stack_second"
+    kind: ChallengeKind = "stack_top" if cmd.position == "top" else "stack_second"
     d.emit(ChallengeOpened(kind, actor, cmd.target_seat, index, set_type, cmd.cards, required))
 
 
@@ -50,7 +50,11 @@ def _opening_reply(table: Table, cards: tuple[str, ...], set_type: str, asked: i
     play = play_kind(table, cards, set_type)
     required = next_required(play, asked) if play else None
     if required is None:
-        what = "one matching card or a Penny Jar" if asked == 1 else "two matching cards or a Penny Jar"
+        what = (
+            "one matching card or a Penny Jar"
+            if asked == 1
+            else "two matching cards or a Penny Jar"
+        )
         raise RuleViolation("invalid_play", f"This opening needs {what} (§8.3).")
     return required
 
@@ -85,7 +89,9 @@ def _require_window(d: Decision, actor: int) -> AwaitingDraftChallenge:
     if not isinstance(p, AwaitingDraftChallenge):
         raise RuleViolation("not_expected", "No drafted set is open to a challenge.")
     if actor != p.eligible:
-        raise RuleViolation("not_your_decision", f"Only seat {p.eligible} may challenge this draft.")
+        raise RuleViolation(
+            "not_your_decision", f"Only seat {p.eligible} may challenge this draft."
+        )
     return p
 
 

@@ -13,24 +13,24 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fie
     pass
 
 
-class StartGame(_Command, tag="start_game"):
+class StartGame(_Command, frozen=True, tag="start_game"):
     """Issued by the server, never by a seat: the master seed is secret (RULES §15)."""
 
     seed: bytes
 
 
-class FormSet(_Command, tag="form_set"):
+class FormSet(_Command, frozen=True, tag="form_set"):
     """§7.1: `hand` takes two hand cards; `discard` takes one hand card and the discard top."""
 
     source: Literal["hand", "discard"]
     hand_cards: tuple[str, ...]
 
 
-class Discard(_Command, tag="discard"):
+class Discard(_Command, frozen=True, tag="discard"):
     card: str
 
 
-class Challenge(_Command, tag="challenge"):
+class Challenge(_Command, frozen=True, tag="challenge"):
     """§7.3: open a challenge on another seat's top (or second) set with an opening play."""
 
     target_seat: int
@@ -38,53 +38,53 @@ class Challenge(_Command, tag="challenge"):
     cards: tuple[str, ...]
 
 
-class DraftSet(_Command, tag="draft_set"):
+class DraftSet(_Command, frozen=True, tag="draft_set"):
     """§14.2: one hand card plus face-up draft pile tops (named by card id)."""
 
     hand_card: str
     pile_cards: tuple[str, ...]
 
 
-class ImproveSet(_Command, tag="improve_set"):
+class ImproveSet(_Command, frozen=True, tag="improve_set"):
     card: str
 
 
-class PlaySwap(_Command, tag="play_swap"):
+class PlaySwap(_Command, frozen=True, tag="play_swap"):
     card: str
     target_seat: int
 
 
-class PlayMove(_Command, tag="play_move"):
+class PlayMove(_Command, frozen=True, tag="play_move"):
     card: str
     target_seat: int
     direction: Direction
 
 
-class EndTurn(_Command, tag="end_turn"):
+class EndTurn(_Command, frozen=True, tag="end_turn"):
     pass
 
 
-class Respond(_Command, tag="respond"):
+class Respond(_Command, frozen=True, tag="respond"):
     """§8.4: answer a challenge with exactly the required play."""
 
     cards: tuple[str, ...]
 
 
-class Concede(_Command, tag="concede"):
+class Concede(_Command, frozen=True, tag="concede"):
     pass
 
 
-class ChallengeDraft(_Command, tag="challenge_draft"):
+class ChallengeDraft(_Command, frozen=True, tag="challenge_draft"):
     """§14.3: the eligible opponent challenges a drafted set out of turn."""
 
     cards: tuple[str, ...]
 
 
-class PassDraft(_Command, tag="pass_draft"):
+class PassDraft(_Command, frozen=True, tag="pass_draft"):
     pass
 
 
-class ChooseMoveDirection(_Command, tag="choose_move_direction"):
+class ChooseMoveDirection(_Command, frozen=True, tag="choose_move_direction"):
     """§14.6: the direction for the other affected seat's stack after a revealed Move."""
 
     direction: Direction

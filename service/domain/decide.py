@@ -61,9 +61,7 @@ def decide(state: GameState, command: Command, actor: int | None) -> list[Event]
     return execute(state, command, actor)[0]
 
 
-def execute(
-    state: GameState, command: Command, actor: int | None
-) -> tuple[list[Event], GameState]:
+def execute(state: GameState, command: Command, actor: int | None) -> tuple[list[Event], GameState]:
     """`decide` and the state its events lead to, folded once (callers need not evolve again)."""
     d = Decision(state)
     if isinstance(command, StartGame):

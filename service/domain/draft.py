@@ -141,4 +141,3 @@ def choose_move_direction(d: Decision, cmd: ChooseMoveDirection, actor: int) -> 
     assert isinstance(p, AwaitingMoveDirections)
     if not p.awaiting:
         d.emit(RevealedMoveApplied(p.pile, p.card, p.choices))
-

@@ -23,12 +23,12 @@ class PileCard(msgspec.Struct, frozen=True):
     card: str
 
 
-class GameStarted(_Event, tag="game_started"):
+class GameStarted(_Event, frozen=True, tag="game_started"):
     ruleset: RuleSet
     seed: bytes | None  # the master seed; server-only, redacted to None
 
 
-class RoundStarted(_Event, tag="round_started"):
+class RoundStarted(_Event, frozen=True, tag="round_started"):
     """The deal of a round (RULES §5.3). Full contents are server-only; see views.redact."""
 
     round_no: int
@@ -47,30 +47,30 @@ class RoundStarted(_Event, tag="round_started"):
     draw_pile: tuple[str, ...] | None  # server-only
 
 
-class TurnStarted(_Event, tag="turn_started"):
+class TurnStarted(_Event, frozen=True, tag="turn_started"):
     seat: int
 
 
-class SetFormed(_Event, tag="set_formed"):
+class SetFormed(_Event, frozen=True, tag="set_formed"):
     seat: int
     set_type: str
     cards: tuple[str, ...]  # with source "discard", the last card came from the discard pile
     source: Literal["hand", "discard"]
 
 
-class CardDiscarded(_Event, tag="card_discarded"):
+class CardDiscarded(_Event, frozen=True, tag="card_discarded"):
     seat: int
     card: str
 
 
-class CardsDrawn(_Event, tag="cards_drawn"):
+class CardsDrawn(_Event, frozen=True, tag="cards_drawn"):
     seat: int
     count: int
     cards: tuple[str, ...] | None  # the drawer's own; None for everyone else
     reason: Literal["replenish", "discard_refill"] = "replenish"
 
 
-class ChallengeOpened(_Event, tag="challenge_opened"):
+class ChallengeOpened(_Event, frozen=True, tag="challenge_opened"):
     kind: ChallengeKind
     challenger: int
     defender: int
@@ -80,20 +80,20 @@ class ChallengeOpened(_Event, tag="challenge_opened"):
     required: int  # what the defender must now play: 1 single, 2 double
 
 
-class ChallengeAnswered(_Event, tag="challenge_answered"):
+class ChallengeAnswered(_Event, frozen=True, tag="challenge_answered"):
     seat: int
     cards: tuple[str, ...]
     required: int
 
 
-class ChallengeConceded(_Event, tag="challenge_conceded"):
+class ChallengeConceded(_Event, frozen=True, tag="challenge_conceded"):
     """The seat gives up; the other side wins the set and every card played (§8.5)."""
 
     seat: int
     auto: bool = False  # taken automatically: the seat had no legal play
 
 
-class SetDrafted(_Event, tag="set_drafted"):
+class SetDrafted(_Event, frozen=True, tag="set_drafted"):
     seat: int
     set_type: str
     hand_card: str
@@ -101,23 +101,23 @@ class SetDrafted(_Event, tag="set_drafted"):
     eligible: int | None  # who may challenge it out of turn; None: nobody (§14.3)
 
 
-class DraftChallengePassed(_Event, tag="draft_challenge_passed"):
+class DraftChallengePassed(_Event, frozen=True, tag="draft_challenge_passed"):
     seat: int
     auto: bool = False
 
 
-class PileCardRevealed(_Event, tag="pile_card_revealed"):
+class PileCardRevealed(_Event, frozen=True, tag="pile_card_revealed"):
     pile: int
     card: str
 
 
-class RevealedSwapApplied(_Event, tag="revealed_swap_applied"):
+class RevealedSwapApplied(_Event, frozen=True, tag="revealed_swap_applied"):
     pile: int
     card: str
     seats: tuple[int, int]
 
 
-class RevealedActionReturned(_Event, tag="revealed_action_returned"):
+class RevealedActionReturned(_Event, frozen=True, tag="revealed_action_returned"):
     """A revealed Swap that could not apply goes back into the pile (§14.6, §17 A31)."""
 
     pile: int
@@ -125,55 +125,55 @@ class RevealedActionReturned(_Event, tag="revealed_action_returned"):
     position: int | None  # index in the pile; server-only
 
 
-class RevealedActionDiscarded(_Event, tag="revealed_action_discarded"):
+class RevealedActionDiscarded(_Event, frozen=True, tag="revealed_action_discarded"):
     """A revealed action card with nothing to act on goes out of play (§17 A31)."""
 
     pile: int
     card: str
 
 
-class RevealedMoveAwaitingChoices(_Event, tag="revealed_move_awaiting_choices"):
+class RevealedMoveAwaitingChoices(_Event, frozen=True, tag="revealed_move_awaiting_choices"):
     pile: int
     card: str
     choosers: tuple[int, ...]  # in order, active seat first
 
 
-class MoveDirectionChosen(_Event, tag="move_direction_chosen"):
+class MoveDirectionChosen(_Event, frozen=True, tag="move_direction_chosen"):
     seat: int
     target_seat: int
     direction: Direction
 
 
-class RevealedMoveApplied(_Event, tag="revealed_move_applied"):
+class RevealedMoveApplied(_Event, frozen=True, tag="revealed_move_applied"):
     pile: int
     card: str
     moves: tuple[tuple[int, Direction], ...]  # (stack owner, direction)
 
 
-class SetImproved(_Event, tag="set_improved"):
+class SetImproved(_Event, frozen=True, tag="set_improved"):
     seat: int
     card: str
 
 
-class SwapPlayed(_Event, tag="swap_played"):
+class SwapPlayed(_Event, frozen=True, tag="swap_played"):
     seat: int
     card: str
     target_seat: int
 
 
-class MovePlayed(_Event, tag="move_played"):
+class MovePlayed(_Event, frozen=True, tag="move_played"):
     seat: int
     card: str
     target_seat: int
     direction: Direction
 
 
-class TurnEnded(_Event, tag="turn_ended"):
+class TurnEnded(_Event, frozen=True, tag="turn_ended"):
     seat: int
     auto: bool = False
 
 
-class RoundEnded(_Event, tag="round_ended"):
+class RoundEnded(_Event, frozen=True, tag="round_ended"):
     round_no: int
     scores: tuple[int, ...]
     totals: tuple[int, ...]
@@ -181,7 +181,7 @@ class RoundEnded(_Event, tag="round_ended"):
     seed: bytes  # the round seed, revealed: SHA-256 of it is RoundStarted.seed_sha256
 
 
-class GameEnded(_Event, tag="game_ended"):
+class GameEnded(_Event, frozen=True, tag="game_ended"):
     winners: tuple[int, ...]
     totals: tuple[int, ...]
 

@@ -114,9 +114,7 @@ def _advanced(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     if adv.improve_set and stacks[seat]:
         top_type = stacks[seat][-1].type
         out += [
-            ImproveSet(c)
-            for c in hand
-            if table[c].kind is Kind.ASSET and table[c].type == top_type
+            ImproveSet(c) for c in hand if table[c].kind is Kind.ASSET and table[c].type == top_type
         ]
     if adv.action_cards:
         for c in hand:

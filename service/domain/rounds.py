@@ -7,7 +7,15 @@ from .commands import StartGame
 from .decision import Decision
 from .draft import pushback_position
 from .errors import RuleViolation
-from .events import CardsDrawn, GameEnded, GameStarted, PileCard, RoundEnded, RoundStarted, TurnStarted
+from .events import (
+    CardsDrawn,
+    GameEnded,
+    GameStarted,
+    PileCard,
+    RoundEnded,
+    RoundStarted,
+    TurnStarted,
+)
 from .ruleset import LaterRoundsStart, RuleSet
 from .scoring import game_winners, round_winner, stack_value
 from .shuffle import SeedStream, commitment, round_seed, shuffled

@@ -109,12 +109,17 @@ class RuleSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return 5
 
 
-def preset(name: str, players: int, edition: Edition = Edition.EN_2022, **overrides: object) -> RuleSet:
+def preset(
+    name: str, players: int, edition: Edition = Edition.EN_2022, **overrides: object
+) -> RuleSet:
     """`classic` (no advanced option) or `advanced_all` (all six advanced options on)."""
     if name == "classic":
         return RuleSet(players=players, edition=edition, **overrides)  # type: ignore[arg-type]
     if name == "advanced_all":
         return RuleSet(
-            players=players, edition=edition, advanced=ALL_ADVANCED, **overrides  # type: ignore[arg-type]
+            players=players,
+            edition=edition,
+            advanced=ALL_ADVANCED,
+            **overrides,  # type: ignore[arg-type]
         )
     raise ValueError(f"unknown preset {name!r}: use 'classic' or 'advanced_all'")

@@ -73,8 +73,9 @@ def spectator_view(state: GameState) -> GameView:
 
 
 def _set_view(card_set: CardSet, public: bool) -> SetView:
-    return SetView(card_set.type, len(card_set.cards), card_set.cards[0],
-                   card_set.cards if public else None)
+    return SetView(
+        card_set.type, len(card_set.cards), card_set.cards[0], card_set.cards if public else None
+    )
 
 
 def _view(state: GameState, viewer: Viewer) -> GameView:
