@@ -27,8 +27,18 @@ def group_type(table: Table, cards: Iterable[str]) -> str | None:
 
 
 def pair_type(table: Table, a: str, b: str) -> str | None:
-    """A formed pair: two assets of one type, or one asset and one wild; never two wilds (§7.1)."""
-    return group_type(table, (a, b))
+    """A formed pair: two assets of one type, or one asset and one wild; never two wilds (§7.1).
+
+    Same answer as `group_type(table, (a, b))`, spelled out: legal_commands calls it for every
+    pair of hand cards on every turn."""
+    ia, ib = table[a], table[b]
+    if ia.kind is Kind.ASSET:
+        if ib.kind is Kind.ASSET:
+            return ia.type if ia.type == ib.type else None
+        return ia.type if ib.kind is Kind.WILD else None
+    if ia.kind is Kind.WILD and ib.kind is Kind.ASSET:
+        return ib.type
+    return None
 
 
 def is_matching(table: Table, card: str, set_type: str) -> bool:

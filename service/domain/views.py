@@ -5,6 +5,7 @@ A viewer is a seat number, or None for a spectator (and anyone else without a se
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -72,23 +73,35 @@ def spectator_view(state: GameState) -> GameView:
     return _view(state, None)
 
 
-def _set_view(card_set: CardSet, public: bool) -> SetView:
-    return SetView(
-        card_set.type, len(card_set.cards), card_set.cards[0], card_set.cards if public else None
+@lru_cache(maxsize=8192)
+def _seat_view(
+    seat: int,
+    stack: tuple[CardSet, ...],
+    hand_count: int,
+    total: int,
+    wins: int,
+    ruleset: RuleSet,
+) -> SeatView:
+    # Cached: views are built on every step of every game, and stacks rarely change.
+    public = ruleset.public_set_composition
+    table = card_table(ruleset.edition)
+    sets = tuple(
+        SetView(cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None) for cs in stack
     )
+    value = stack_value(table, stack) if public else None
+    return SeatView(seat, hand_count, sets, value, total, wins)
 
 
 def _view(state: GameState, viewer: Viewer) -> GameView:
-    public = state.ruleset.public_set_composition
-    table = card_table(state.ruleset.edition)
+    rs = state.ruleset
     seats = tuple(
-        SeatView(
-            seat=i,
-            hand_count=len(state.hands[i]) if state.hands else 0,
-            stack=tuple(_set_view(cs, public) for cs in stack),
-            stack_value=stack_value(table, stack) if public else None,
-            total=state.totals[i],
-            round_wins=state.round_wins[i],
+        _seat_view(
+            i,
+            stack,
+            len(state.hands[i]) if state.hands else 0,
+            state.totals[i],
+            state.round_wins[i],
+            rs,
         )
         for i, stack in enumerate(state.stacks or ((),) * state.players)
     )
