@@ -14,11 +14,8 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from service.domain import (  # noqa: E402
+from service.domain import (
     EndMode,
     RuleSet,
     StartGame,
@@ -28,7 +25,7 @@ from service.domain import (  # noqa: E402
     new_game,
     preset,
 )
-from service.domain.bots import play_game, random_policy  # noqa: E402
+from service.domain.bots import play_game, random_policy
 
 TARGET_QUICK_GAMES_PER_S = 100.0
 AIM_QUICK_GAMES_PER_S = 250.0
