@@ -50,6 +50,7 @@ def form_set(d: Decision, cmd: FormSet, actor: int) -> None:
 
 
 def discard(d: Decision, cmd: Discard, actor: int) -> None:
+    # §17 A18–A20: always legal with a card in hand, whatever the card; it goes face up.
     require_turn(d, actor)
     d.require_cards_in_hand(actor, (cmd.card,))
     first_action = d.state.actions_taken == 0
@@ -95,7 +96,7 @@ def play_swap(d: Decision, cmd: PlaySwap, actor: int) -> None:
         raise RuleViolation("no_own_set", "You need a set of your own to swap.")
     if not d.state.stacks[cmd.target_seat]:
         raise RuleViolation("target_has_no_set", f"Seat {cmd.target_seat} has no set to swap.")
-    d.emit(SwapPlayed(actor, cmd.card, cmd.target_seat))
+    d.emit(SwapPlayed(actor, cmd.card, cmd.target_seat))  # cannot be answered (§17 A36)
 
 
 def play_move(d: Decision, cmd: PlayMove, actor: int) -> None:

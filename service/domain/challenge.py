@@ -15,12 +15,16 @@ from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind
 
 
 def target_error(state: GameState, actor: int, target: int, position: str) -> RuleViolation | None:
-    """Why `actor` may not challenge that set now, or None (§7.3 preconditions 1, 3, 5)."""
+    """Why `actor` may not challenge that set now, or None (§7.3 preconditions 1, 3, 5).
+
+    Own sets are checked when the challenge opens (§17 A9, A48); several challenges in one turn
+    are fine unless a lost one blocks the target (§17 A47)."""
     if position == "second" and not state.ruleset.advanced.second_set_challenge:
         return RuleViolation("option_disabled", "Second-set challenges are not on (§13.6).")
     if not state.stacks[actor]:
         return RuleViolation("no_own_set", "You must form a set before you challenge (§7.3).")
     # The bottom set is always safe, so a top set needs 2 sets, a second set 3 (§17 A10, A11).
+    # A steal may leave the target one set, which is then safe (§17 A49).
     if len(state.stacks[target]) < (2 if position == "top" else 3):
         return RuleViolation("target_protected", "That set is the bottom set, which is safe.")
     if (actor, target) in state.blocked:

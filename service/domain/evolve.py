@@ -280,6 +280,7 @@ def _keep_draft(s: GameState) -> GameState:
 
 
 def _start_flips(s: GameState) -> GameState:
+    # An emptied draft pile stays empty for the rest of the round (§17 A33).
     assert s.draft is not None
     queue = tuple(p for p in s.draft.piles if s.draft_piles[p])
     return _after_flip(replace(s, draft=None, flip_queue=queue))

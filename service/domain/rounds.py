@@ -35,6 +35,7 @@ def round_deck(ruleset: RuleSet) -> tuple[list[str], list[str]]:
             out.update(card_ids(spec))
         if spec.kind is Kind.WILD and not adv.penny_jar:
             out.update(card_ids(spec))
+    # §17 A46: advanced cards in play stay in the 2-player deck.
     if ruleset.players == 2:
         by_type = {spec.type: spec for spec in es.classic}
         for card_type, count in es.two_player_removed:  # the highest-numbered copies
@@ -59,7 +60,7 @@ def _first_player(s: GameState, round_no: int, seed: bytes) -> int:
     if round_no == 1:
         if isinstance(rs.first_player, int):
             return rs.first_player
-        return SeedStream(seed, "first-player").uniform(n)
+        return SeedStream(seed, "first-player").uniform(n)  # no dealer is modelled (§17 A42)
     rotated = (s.first_player + 1) % n  # §17 A8
     if rs.later_rounds_start is LaterRoundsStart.POOREST:
         order = [(rotated + i) % n for i in range(n)]
@@ -68,7 +69,8 @@ def _first_player(s: GameState, round_no: int, seed: bytes) -> int:
 
 
 def start_round(d: Decision, round_no: int) -> None:
-    """Shuffle and deal in the canonical order of §5.3 / §17 A51."""
+    """Shuffle and deal in the canonical order of §5.3 / §17 A51; every round reshuffles the
+    whole deck with a new seed (§17 A52)."""
     s = d.state
     rs = s.ruleset
     seed = round_seed(s.master_seed, round_no)
@@ -95,6 +97,7 @@ def start_round(d: Decision, round_no: int) -> None:
         for j in range(n):
             hands[(first + j) % n].append(order[pos])
             pos += 1
+    # §17 A6, A44: the discard flip happens in draft games too, and stays up whatever it shows.
     discard = order[pos]
     draw_pile = tuple(order[pos + 1 :])
     d.emit(
@@ -118,7 +121,11 @@ def start_round(d: Decision, round_no: int) -> None:
 
 
 def end_of_turn(d: Decision) -> None:
-    """§9 replenish (active seat first, then clockwise), then §10 round end or the next turn."""
+    """§9 replenish, then §10 round end or the next turn.
+
+    Drawing is automatic: the active seat first, then every seat below H clockwise — which
+    includes defenders and out-of-turn draft challengers (§17 A15, A29). A draw pile that runs
+    out mid-way leaves later seats short (§17 A16)."""
     s = d.state
     n, hand_size, active = s.players, s.ruleset.hand_size, s.active
     for j in range(n):

@@ -16,7 +16,8 @@ def stack_value(table: Mapping[str, CardInfo], stack: tuple[CardSet, ...]) -> in
 
 
 def round_winner(scores: tuple[int, ...]) -> int | None:
-    """The unique highest round score; a shared top score wins no round (§12.5)."""
+    """The unique highest round score; a shared top score wins no round (§12.5, §17 A23).
+    Only first_to_2_round_wins counts round wins; totals are kept in every mode (§17 A53)."""
     best = max(scores)
     leaders = [seat for seat, score in enumerate(scores) if score == best]
     return leaders[0] if len(leaders) == 1 else None
@@ -30,7 +31,9 @@ def game_winners(
     if mode is EndMode.FIRST_TO_2_ROUND_WINS:
         done = tuple(seat for seat, wins in enumerate(round_wins) if wins >= 2)
         return done or None
-    if mode is EndMode.TO_MILLION and max(totals) < MILLION:  # checked at round end (§17 A24)
+    # §17 A24–A26: ≥ $1M ends to_million (highest total wins, in every edition); quick is one
+    # round's score; highest_after_3_rounds sums three rounds.
+    if mode is EndMode.TO_MILLION and max(totals) < MILLION:
         return None
     if mode is EndMode.HIGHEST_AFTER_3_ROUNDS and rounds_played < 3:
         return None

@@ -28,6 +28,7 @@ def group_type(table: Table, cards: Iterable[str]) -> str | None:
 
 def pair_type(table: Table, a: str, b: str) -> str | None:
     """A formed pair: two assets of one type, or one asset and one wild; never two wilds (§7.1).
+    The wild may be the hand card or the discard top (§17 A21).
 
     Same answer as `group_type(table, (a, b))`, spelled out: legal_commands calls it for every
     pair of hand cards on every turn."""
@@ -47,7 +48,8 @@ def is_matching(table: Table, card: str, set_type: str) -> bool:
 
 
 def play_kind(table: Table, cards: tuple[str, ...], set_type: str) -> PlayKind | None:
-    """§8.2: a single, a double, or a lone Penny Jar (which counts as two wilds)."""
+    """§8.2: a single, a double, or a lone Penny Jar (which counts as two wilds). A play is
+    exactly one of these; extra cards are never allowed (§17 A14)."""
     if len(cards) == 1:
         card = cards[0]
         if table[card].type == PENNY_JAR:
