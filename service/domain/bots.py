@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .cards import PENNY_JAR, Kind, all_cards, card_table
+from .card_counting import chance_at_most, matching_units, unseen_cards
+from .cards import Kind, card_table
 from .commands import (
     Challenge,
     ChallengeDraft,
@@ -30,7 +30,7 @@ from .decide import execute
 from .events import Event
 from .legal import legal_commands
 from .ruleset import RuleSet
-from .sets import Table, is_matching, pair_type
+from .sets import Table, pair_type
 from .state import (
     AwaitingChallengeReply,
     AwaitingMoveDirections,
@@ -80,7 +80,7 @@ DISCARD_SAVES_CARD = 4_000  # pairing with the discard top spends one hand card,
 DRAFT_CARD_BONUS = 4_000  # each draft pile card is a card no hand paid for
 EXPOSURE = 0.3  # rough chance an exposed top set is challenged away before the round ends
 END_TURN = -4_000  # a second action must beat simply stopping
-_WILD = "*wild*"  # the key under which unseen wilds are counted
+FOLLOW_UP_STAKE = 5_000  # each further matching card we may have to commit to a challenge
 
 
 class _Seat(NamedTuple):
@@ -90,35 +90,14 @@ class _Seat(NamedTuple):
     me: int
     hand: tuple[str, ...]
     table: Table
-    unseen: Counter[str]  # asset type (or _WILD) -> cards this seat has not seen
+    unseen: Counter[str]  # what this seat has not seen (card_counting.unseen_cards)
 
 
 def greedy_policy(view: GameView, legal: Sequence[SeatCommand], rng: random.Random) -> SeatCommand:
     """The legal command with the best heuristic score (see the scoring functions below)."""
     assert view.viewer is not None and view.hand is not None
-    seat = _Seat(view, view.viewer, view.hand, card_table(view.ruleset.edition), _unseen(view))
+    seat = _Seat(view, view.viewer, view.hand, card_table(view.ruleset.edition), unseen_cards(view))
     return max(legal, key=lambda cmd: (_SCORES[type(cmd)](seat, cmd), rng.random()))
-
-
-def _unseen(view: GameView) -> Counter[str]:
-    table = card_table(view.ruleset.edition)
-    seen = set(view.hand or ())
-    seen.update(view.discard_pile, view.out_of_play, view.removed)
-    seen.update(pile.top for pile in view.draft_piles if pile.top)
-    for seat in view.seats:
-        for card_set in seat.stack:
-            seen.update(card_set.cards or ())
-    if view.draft:
-        seen.update(view.draft.set.cards)
-    if isinstance(view.pending, AwaitingChallengeReply):
-        seen.update(c for play in view.pending.pot for c in play.cards)
-    return Counter(_kind_key(table, c) for c in all_cards(view.ruleset.edition) if c not in seen)
-
-
-def _kind_key(table: Table, card: str) -> str:
-    """Unseen cards are counted by asset type, with every wild under one key."""
-    info = table[card]
-    return _WILD if info.kind is Kind.WILD else info.type
 
 
 # Card and set values.
@@ -154,29 +133,16 @@ def _top_at_risk(seat: _Seat, target: int) -> int:
 # Challenges: who could hold how many matching cards.
 
 
-def _matching_units(seat: _Seat, cards: Iterable[str], set_type: str) -> int:
-    """Card units for a challenge: a Penny Jar counts as two wilds (§8.2)."""
-    units = 0
-    for c in cards:
-        if is_matching(seat.table, c, set_type):
-            units += 2 if seat.table[c].type == PENNY_JAR else 1
-    return units
+def _units(seat: _Seat, cards: Iterable[str], set_type: str) -> int:
+    return matching_units(seat.table, cards, set_type)
 
 
-def _chance_at_most(seat: _Seat, other: int, set_type: str, limit: int) -> float:
-    """P(seat `other` holds at most `limit` matching cards), drawing its hand from the unseen."""
-    total = sum(seat.unseen.values())
-    good = seat.unseen[set_type] + seat.unseen[_WILD]
-    hand = min(seat.view.seats[other].hand_count, total)
-    if limit < 0:
-        return 0.0
-    if total == 0 or limit >= hand:
-        return 1.0
-    ways = sum(math.comb(good, k) * math.comb(total - good, hand - k) for k in range(limit + 1))
-    return ways / math.comb(total, hand)
+def _at_most(seat: _Seat, other: int, set_type: str, limit: int) -> float:
+    """P(seat `other` holds at most `limit` cards matching `set_type`), by card counting."""
+    return chance_at_most(seat.unseen, seat.view.seats[other].hand_count, set_type, limit)
 
 
-def _fight_value(seat: _Seat, win_chance: float, prize: int, stake: int) -> float:
+def _fight_value(win_chance: float, prize: int, stake: int) -> float:
     """Expected gain of fighting on: win the prize, or lose the cards we stake."""
     return win_chance * prize - (1 - win_chance) * stake
 
@@ -184,34 +150,34 @@ def _fight_value(seat: _Seat, win_chance: float, prize: int, stake: int) -> floa
 def _score_challenge(seat: _Seat, cmd: Challenge) -> float:
     stack = seat.view.seats[cmd.target_seat].stack
     target = stack[-1] if cmd.position == "top" else stack[-2]
-    mine = _matching_units(seat, seat.hand, target.type)
-    opening = _matching_units(seat, cmd.cards, target.type)
-    # We win if the defender runs out first: it must answer every card after the opening.
-    chance = _chance_at_most(seat, cmd.target_seat, target.type, mine - opening)
-    stake = sum(_keep_value(seat, c) for c in cmd.cards)
-    return _fight_value(seat, chance, _set_value(seat, target), stake + 5_000 * (mine - 1))
+    return _opening_value(seat, cmd.target_seat, target.type, _set_value(seat, target), cmd.cards)
 
 
 def _score_challenge_draft(seat: _Seat, cmd: ChallengeDraft) -> float:
     draft = seat.view.draft
     assert draft is not None
-    mine = _matching_units(seat, seat.hand, draft.set.type)
-    opening = _matching_units(seat, cmd.cards, draft.set.type)
-    chance = _chance_at_most(seat, draft.drafter, draft.set.type, mine - opening)
-    stake = sum(_keep_value(seat, c) for c in cmd.cards)
-    return _fight_value(seat, chance, _value(seat, draft.set.cards), stake + 5_000 * (mine - 1))
+    prize = _value(seat, draft.set.cards)
+    return _opening_value(seat, draft.drafter, draft.set.type, prize, cmd.cards)
+
+
+def _opening_value(
+    seat: _Seat, defender: int, set_type: str, prize: int, opening: tuple[str, ...]
+) -> float:
+    """A challenge is won if the defender runs out first: it must answer our every card."""
+    mine = _units(seat, seat.hand, set_type)
+    chance = _at_most(seat, defender, set_type, mine - _units(seat, opening, set_type))
+    stake = sum(_keep_value(seat, c) for c in opening) + FOLLOW_UP_STAKE * (mine - 1)
+    return _fight_value(chance, prize, stake)
 
 
 def _score_respond(seat: _Seat, cmd: Respond) -> float:
     p = seat.view.pending
     assert isinstance(p, AwaitingChallengeReply)
     other = p.defender if p.awaiting == p.challenger else p.challenger
-    left = _matching_units(seat, seat.hand, p.set_type) - _matching_units(
-        seat, cmd.cards, p.set_type
-    )
-    chance = _chance_at_most(seat, other, p.set_type, left)
+    left = _units(seat, seat.hand, p.set_type) - _units(seat, cmd.cards, p.set_type)
+    chance = _at_most(seat, other, p.set_type, left)
     prize = _contested_value(seat, p) + _value(seat, cmd.cards)
-    return _fight_value(seat, chance, prize, sum(_keep_value(seat, c) for c in cmd.cards))
+    return _fight_value(chance, prize, sum(_keep_value(seat, c) for c in cmd.cards))
 
 
 def _contested_value(seat: _Seat, p: AwaitingChallengeReply) -> int:
