@@ -176,8 +176,8 @@ def _score_respond(seat: _Seat, cmd: Respond) -> float:
     other = p.defender if p.awaiting == p.challenger else p.challenger
     left = _units(seat, seat.hand, p.set_type) - _units(seat, cmd.cards, p.set_type)
     chance = _at_most(seat, other, p.set_type, left)
-    prize = _contested_value(seat, p) + _value(seat, cmd.cards)
-    return _fight_value(chance, prize, sum(_keep_value(seat, c) for c in cmd.cards))
+    stake = sum(_keep_value(seat, c) for c in cmd.cards)
+    return _fight_value(chance, _contested_value(seat, p), stake)
 
 
 def _contested_value(seat: _Seat, p: AwaitingChallengeReply) -> int:

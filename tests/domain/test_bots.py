@@ -7,8 +7,26 @@ from collections.abc import Sequence
 
 import pytest
 
-from service.domain import Edition, EndMode, GameView, RuleSet, SeatCommand, preset
+from service.domain import (
+    Edition,
+    EndMode,
+    GameState,
+    GameView,
+    RuleSet,
+    SeatCommand,
+    legal_commands,
+    player_view,
+    preset,
+)
 from service.domain.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
+from service.domain.commands import Challenge, Discard, Respond
+from service.domain.state import (
+    AwaitingAction,
+    AwaitingChallengeReply,
+    CardSet,
+    Pending,
+    Play,
+)
 
 
 def sole_win_rate(ruleset: RuleSet, games: int, level: str = "greedy") -> float:
@@ -111,3 +129,60 @@ def test_given_the_same_seeds_when_greedy_plays_twice_then_the_games_are_identic
 def test_given_the_registry_then_it_names_each_level() -> None:
     assert set(POLICIES) == {"random", "greedy"}
     assert POLICIES["greedy"] is greedy_policy
+
+
+# Scenes: one decision of the greedy bot (seat 0) in a hand-made position.
+
+
+def scene(
+    hands: tuple[tuple[str, ...], ...],
+    stacks: tuple[tuple[CardSet, ...], ...],
+    pending: Pending | None = None,
+) -> SeatCommand:
+    """Greedy's choice as seat 0 of a 4-player en_2022 game; every unlisted card is unseen."""
+    state = GameState(
+        ruleset=quick("classic", 4),
+        pending=pending or AwaitingAction(seat=0),
+        hands=hands,
+        stacks=stacks,
+        totals=(0,) * 4,
+        round_wins=(0,) * 4,
+    )
+    return greedy_policy(player_view(state, 0), legal_commands(state, 0), random.Random(0))
+
+
+FIVE = ("comic_books#9", "piano#9", "toy_train#9", "jewels#9", "scooter#9")  # opponents' hands
+
+
+def test_given_no_pair_and_nothing_to_steal_when_greedy_acts_then_it_discards_the_cheapest() -> (
+    None
+):
+    hand = ("cabin#1", "comic_books#1", "jewels#1", "scooter#1", "sport_plane#1")
+
+    command = scene((hand, FIVE, FIVE, FIVE), ((), (), (), ()))
+
+    assert command == Discard("comic_books#1")
+
+
+def test_given_three_matching_cards_when_a_rival_exposes_a_rich_set_then_greedy_steals_it() -> None:
+    hand = ("cabin#3", "cabin#4", "gold#1", "piano#1", "scooter#1")
+    rival = (CardSet("piano", ("piano#2", "piano#3")), CardSet("cabin", ("cabin#1", "gold#2")))
+
+    command = scene(
+        (hand, FIVE, FIVE, FIVE), ((CardSet("jewels", ("jewels#1", "jewels#2")),), rival, (), ())
+    )
+
+    # It opens with a Cabin, keeping the Gold (worth more in hand) for the fight.
+    assert command == Challenge(1, "top", ("cabin#3",))
+
+
+def test_given_a_rich_set_is_challenged_when_greedy_can_answer_then_it_defends_cheaply() -> None:
+    hand = ("cabin#3", "gold#1", "piano#1", "scooter#1")
+    mine = (CardSet("piano", ("piano#2", "piano#3")), CardSet("cabin", ("cabin#1", "gold#2")))
+    rival = (CardSet("jewels", ("jewels#1", "jewels#2")),)
+    pot = (Play(1, ("silver#1",)),)
+    pending = AwaitingChallengeReply("stack_top", 1, 0, 1, "cabin", pot, awaiting=0, required=1)
+
+    command = scene((hand, FIVE[:4], FIVE, FIVE), (mine, rival, (), ()), pending)
+
+    assert command == Respond(("cabin#3",))
