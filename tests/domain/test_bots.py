@@ -19,10 +19,11 @@ from service.domain import (
     preset,
 )
 from service.domain.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
-from service.domain.commands import Challenge, Discard, Respond
+from service.domain.commands import Challenge, ChooseMoveDirection, Discard, Respond
 from service.domain.state import (
     AwaitingAction,
     AwaitingChallengeReply,
+    AwaitingMoveDirections,
     CardSet,
     Pending,
     Play,
@@ -138,15 +139,18 @@ def scene(
     hands: tuple[tuple[str, ...], ...],
     stacks: tuple[tuple[CardSet, ...], ...],
     pending: Pending | None = None,
+    ruleset: RuleSet | None = None,
 ) -> SeatCommand:
-    """Greedy's choice as seat 0 of a 4-player en_2022 game; every unlisted card is unseen."""
+    """Greedy's choice as seat 0 (by default of a 4-player en_2022 game); unlisted cards are
+    unseen."""
+    players = len(hands)
     state = GameState(
-        ruleset=quick("classic", 4),
+        ruleset=ruleset or quick("classic", players),
         pending=pending or AwaitingAction(seat=0),
         hands=hands,
         stacks=stacks,
-        totals=(0,) * 4,
-        round_wins=(0,) * 4,
+        totals=(0,) * players,
+        round_wins=(0,) * players,
     )
     return greedy_policy(player_view(state, 0), legal_commands(state, 0), random.Random(0))
 
@@ -186,3 +190,20 @@ def test_given_a_rich_set_is_challenged_when_greedy_can_answer_then_it_defends_c
     command = scene((hand, FIVE[:4], FIVE, FIVE), (mine, rival, (), ()), pending)
 
     assert command == Respond(("cabin#3",))
+
+
+def test_given_a_revealed_move_when_greedy_picks_the_rivals_direction_then_it_exposes_riches() -> (
+    None
+):
+    rival = (
+        CardSet("cabin", ("cabin#1", "gold#1")),
+        CardSet("piano", ("piano#1", "piano#2")),
+        CardSet("jewels", ("jewels#1", "jewels#2")),
+    )
+    mine = (CardSet("scooter", ("scooter#1", "scooter#2")),)
+    pending = AwaitingMoveDirections(pile=0, card="move#1", awaiting=(0, 1), choices=())
+
+    command = scene((FIVE, FIVE), (mine, rival), pending, quick("advanced_all", 2))
+
+    # Bottom to top leaves the Piano set the safe one and puts the Cabin set up for a steal.
+    assert command == ChooseMoveDirection("bottom_to_top")
