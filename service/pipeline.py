@@ -172,6 +172,9 @@ class Pipeline:
             try:
                 new_events, after = decide(game)
             except RuleViolation:
+                if self.cache is not None and not fresh and not creating:
+                    fresh = True  # judged on cached state: another process may have moved on
+                    continue
                 replay = await self._replay(game_id, command_id, body_sha)
                 if replay is not None:
                     return replay
