@@ -8,8 +8,10 @@ inserts the events, so the whole command costs a single round trip and commits (
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import asyncpg
 from asyncpg.exceptions import UniqueViolationError
 
 from .events.store import AppendRejected, Batch, EventStore
@@ -41,7 +43,8 @@ WITH cmd AS (
     ON CONFLICT (game_id) DO UPDATE SET {_UPDATES}
 ), views AS (
     INSERT INTO game_views (game_id, viewer, version, view)
-    SELECT $1::text, u.viewer, $12::int, u.view::json FROM unnest($28::int[], $29::text[]) AS u(viewer, view)
+    SELECT $1::text, u.viewer, $12::int, u.view::json
+    FROM unnest($28::int[], $29::text[]) AS u(viewer, view)
     ON CONFLICT (game_id, viewer) DO UPDATE SET version = excluded.version, view = excluded.view
 ), due_gone AS (
     DELETE FROM due_work WHERE game_id = $1 AND $30::text IS NULL
@@ -61,21 +64,44 @@ FROM unnest($4::int[], $5::text[], $6::int[], $7::text[], $8::text[], $13::text[
 """
 
 
-async def commit(store: EventStore, batch: Batch, game: Game) -> dict[str, Any] | None:
-    """Write the batch and `game`'s read models atomically; returns the due-work row."""
-    if store.sqlite or game.lobby is None:
-        async with store.write() as conn:
-            await store.append(conn, batch)
-            return await project(conn, game)
-    due = due_row(game)
-    args = _pg_args(batch, game, due)
-    async with store.engine.connect() as conn:
-        raw = await conn.get_raw_connection()
+class Committer:
+    """Writes a command's batch and its game's read models atomically; returns the due work."""
+
+    def __init__(self, store: EventStore, pool_size: int = 20) -> None:
+        self.store = store
+        self._pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+        self._pool_lock = asyncio.Lock()
+
+    async def commit(self, batch: Batch, game: Game) -> dict[str, Any] | None:
+        if self.store.sqlite or game.lobby is None:
+            async with self.store.write() as conn:
+                await self.store.append(conn, batch)
+                return await project(conn, game)
+        due = due_row(game)
+        pool = self._pool or await self._open_pool()
         try:
-            await raw.driver_connection.execute(_PG_COMMIT, *args)  # type: ignore[union-attr]
+            await pool.execute(_PG_COMMIT, *_pg_args(batch, game, due))
         except UniqueViolationError as exc:
             raise AppendRejected(batch.game_id) from exc
-    return due
+        return due
+
+    async def _open_pool(self) -> asyncpg.Pool:
+        # Straight asyncpg, not SQLAlchemy's pool: its statement cache keeps the one big
+        # statement prepared per connection, and there is no per-command checkout overhead.
+        async with self._pool_lock:
+            if self._pool is None:
+                url = self.store.engine.url.set(drivername="postgresql")
+                self._pool = await asyncpg.create_pool(
+                    url.render_as_string(hide_password=False),
+                    min_size=1, max_size=self._pool_size,
+                )
+        return self._pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
 
 
 def _pg_args(batch: Batch, game: Game, due: dict[str, Any] | None) -> list[Any]:

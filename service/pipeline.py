@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from msgspec.structs import replace
 
-from .commit import commit
+from .commit import Committer
 from .domain import RuleViolation, StartGame, execute
 from .domain.commands import SeatCommand
 from .events.codec import AnyEvent
@@ -68,12 +68,16 @@ class Pipeline:
         master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
         self.store = store
+        self.committer = Committer(store)
         # Replays and benchmarks pass fixed seeds; the server's are secret and fresh.
         self.master_seeds = master_seeds
         self.cache = cache
         self.publisher: Publisher = publisher or LocalPublisher()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.retries = conflict_retries
+
+    async def close(self) -> None:
+        await self.committer.close()
 
     # Entry points.
 
@@ -191,7 +195,7 @@ class Pipeline:
             )
             after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
             try:
-                due = await commit(self.store, batch, after)
+                due = await self.committer.commit(batch, after)
             except AppendRejected:
                 # Someone appended first: the same command (return its outcome) or another.
                 if self.cache is not None:
