@@ -187,7 +187,9 @@ class EventsourcingBench:
         self.app.close()
 
 
-def bench_writes(url: str, dsn: str, dbname: str, ruleset, games) -> tuple[float, float, float, int]:
+def bench_writes(
+    url: str, dsn: str, dbname: str, ruleset, games
+) -> tuple[float, float, float, int]:
     pipeline = PipelineBench(url, ruleset, games)
     raw = RawInsertBench(dsn, len(games))
     es = EventsourcingBench(dbname, len(games))
