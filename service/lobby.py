@@ -1,7 +1,8 @@
 """The lobby as service-level events in the game's own log: who sits where, before the deal.
 
 The rules engine knows nothing of players, bots or clocks; these facts live in the same log as
-the domain events (same versions, same hash chain) so one fold rebuilds the whole game. Pure like the domain.
+the domain events (same versions, same hash chain) so one fold rebuilds the whole game.
+Pure like the domain.
 """
 
 from __future__ import annotations
