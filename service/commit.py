@@ -169,9 +169,8 @@ class Committer:
                 for write in group:  # find out whose it was: each alone
                     await self._write([write])
                 return
-        except UniqueViolationError as exc:
+        except UniqueViolationError:  # a group of one: this command lost its race
             group[0].done.set_exception(AppendRejected(group[0].batch.game_id))
-            del exc
             return
         except BaseException as exc:  # the waiting commands must hear of any failure
             for write in group:
