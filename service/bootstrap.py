@@ -1,0 +1,43 @@
+"""The composition root: settings in, wired-up store and pipeline out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .config import Settings, get_settings
+from .events.engine import create_engine
+from .events.store import EventStore
+from .notify import LocalPublisher, NoScheduler, Publisher, RedisPublisher, Scheduler
+from .pipeline import Pipeline
+from .state_cache import StateCache
+
+
+@dataclass
+class Services:
+    settings: Settings
+    engine: AsyncEngine
+    store: EventStore
+    pipeline: Pipeline
+    publisher: Publisher
+
+    async def close(self) -> None:
+        await self.pipeline.close()
+        await self.publisher.close()
+        await self.engine.dispose()
+
+
+def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None) -> Services:
+    settings = settings or get_settings()
+    engine = create_engine(settings.database_url,
+                           sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+    store = EventStore(engine)
+    publisher: Publisher = (
+        RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
+    )
+    cache = StateCache(settings.state_cache_size) if settings.state_cache else None
+    pipeline = Pipeline(store, cache=cache, publisher=publisher,
+                        scheduler=scheduler or NoScheduler(),
+                        conflict_retries=settings.conflict_retries)
+    return Services(settings, engine, store, pipeline, publisher)

@@ -1,0 +1,56 @@
+"""Database engines: PostgreSQL through asyncpg, or an SQLite file through aiosqlite.
+
+SQLite: WAL so readers never block the writer, a busy timeout so writers queue instead of
+failing, and `BEGIN IMMEDIATE` for writes so two writers never both read then both try to
+upgrade to a write lock (the deadlock SQLite answers with SQLITE_BUSY at once).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+WRITE_OPTION = "cya_write"
+
+
+def _json_in(value: Any) -> str:
+    # Callers hand JSON columns text they encoded with msgspec; keep those bytes exactly.
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+
+
+def _json_out(value: Any) -> Any:
+    return value  # raw text: msgspec decodes it straight into typed structs
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def create_engine(url: str, *, sqlite_busy_timeout_ms: int = 10_000, **kwargs: Any) -> AsyncEngine:
+    if not is_sqlite(url):
+        kwargs.setdefault("pool_size", 20)
+        kwargs.setdefault("max_overflow", 20)
+        return create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
+                                   **kwargs)
+    engine = create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
+                                 **kwargs)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(sqlite_busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        write = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine

@@ -1,0 +1,211 @@
+"""The event log: append with optimistic concurrency and idempotency, read, redact per viewer.
+
+`UNIQUE (game_id, version)` is the concurrency check: of two writers that read version v,
+exactly one inserts v + 1; the other's INSERT fails and it learns the current version.
+`UNIQUE (game_id, command_id)` (plus the `commands` row) makes a repeated command id find its
+first outcome instead of acting twice, also when both copies race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from service.domain import redact, visibility
+from service.domain.views import Viewer
+from service.lobby import LobbyEvent
+
+from .chain import event_hash
+from .codec import AnyEvent, EventCodec, default_codec
+from .engine import WRITE_OPTION, is_sqlite
+from .tables import commands, events
+
+
+class VersionConflict(Exception):
+    def __init__(self, game_id: str, expected: int, current: int) -> None:
+        super().__init__(f"game {game_id} is at version {current}, not {expected}")
+        self.game_id, self.expected, self.current = game_id, expected, current
+
+
+class IdempotencyKeyReused(Exception):
+    """The command id was used before with a different command."""
+
+    def __init__(self, game_id: str, command_id: str) -> None:
+        super().__init__(f"command id {command_id!r} was used for another command in {game_id}")
+        self.game_id, self.command_id = game_id, command_id
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    event: AnyEvent
+    visibility: str
+    command_id: str | None
+    actor: str | None
+    recorded_at: datetime
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One command's events, encoded and hash-chained, not yet written."""
+
+    game_id: str
+    expected_version: int
+    command_id: str | None
+    body_sha256: str
+    rows: list[dict[str, Any]]
+    stored: list[StoredEvent]
+
+
+class AppendRejected(Exception):
+    """A unique constraint refused the append: the version or the command id is taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommandRecord:
+    body_sha256: str
+    first_version: int
+    last_version: int
+
+
+def visibility_of(event: AnyEvent) -> str:
+    if isinstance(event, LobbyEvent):
+        return "public"
+    return str(visibility(event))
+
+
+def as_utc(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time we store is UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:
+    """The event as `viewer` (a seat, or None for a spectator) may see it."""
+    if stored.visibility == "public" or (viewer is not None and stored.visibility == str(viewer)):
+        return stored.event
+    return redact(stored.event, viewer)  # type: ignore[arg-type]  # lobby events are public
+
+
+class EventStore:
+    def __init__(self, engine: AsyncEngine, codec: EventCodec = default_codec) -> None:
+        self.engine = engine
+        self.codec = codec
+        self.sqlite = is_sqlite(str(engine.url))
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            if self.sqlite:
+                await conn.execution_options(**{WRITE_OPTION: True})
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def prepare(
+        self,
+        game_id: str,
+        expected_version: int,
+        prev_hash: str,
+        new_events: Sequence[AnyEvent],
+        *,
+        command_id: str | None = None,
+        body_sha256: str | None = None,
+        actor: str | None = None,
+        recorded_at: datetime | None = None,
+    ) -> Batch:
+        """Encode and chain the events as versions expected+1…, ready to insert."""
+        at = recorded_at or datetime.now(UTC)
+        rows: list[dict[str, Any]] = []
+        stored: list[StoredEvent] = []
+        h = prev_hash
+        for i, ev in enumerate(new_events):
+            version = expected_version + 1 + i
+            etype = self.codec.type_of(ev)
+            sv = self.codec.schema_version(etype)
+            vis = visibility_of(ev)
+            cid = command_id if i == 0 else None
+            data = self.codec.encode(ev)
+            h = event_hash(h, game_id, version, etype, sv, vis, cid, actor, data)
+            rows.append({
+                "game_id": game_id, "version": version, "type": etype, "schema_version": sv,
+                "data": data.decode(), "visibility": vis, "command_id": cid, "actor": actor,
+                "recorded_at": at, "hash": h,
+            })
+            stored.append(StoredEvent(game_id, version, etype, sv, ev, vis, cid, actor, at, h))
+        return Batch(game_id, expected_version, command_id, body_sha256 or "", rows, stored)
+
+    async def append(self, conn: AsyncConnection, batch: Batch) -> None:
+        """Insert a prepared batch; `AppendRejected` if another writer got there first."""
+        try:
+            if batch.rows:
+                await conn.execute(events.insert(), batch.rows)
+            if batch.command_id is not None and batch.rows:
+                await conn.execute(commands.insert().values(
+                    game_id=batch.game_id, command_id=batch.command_id,
+                    body_sha256=batch.body_sha256, first_version=batch.expected_version + 1,
+                    last_version=batch.expected_version + len(batch.rows),
+                ))
+        except IntegrityError as exc:
+            raise AppendRejected(batch.game_id) from exc
+
+    async def current_version(self, conn: AsyncConnection, game_id: str) -> int:
+        v = await conn.scalar(
+            sa.select(sa.func.max(events.c.version)).where(events.c.game_id == game_id)
+        )
+        return int(v or 0)
+
+    async def find_command(
+        self, conn: AsyncConnection, game_id: str, command_id: str
+    ) -> CommandRecord | None:
+        row = (await conn.execute(
+            sa.select(commands.c.body_sha256, commands.c.first_version, commands.c.last_version)
+            .where(commands.c.game_id == game_id, commands.c.command_id == command_id)
+        )).first()
+        return None if row is None else CommandRecord(row[0], row[1], row[2])
+
+    async def load(
+        self, conn: AsyncConnection, game_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]:
+        q = (
+            sa.select(events.c.game_id, events.c.version, events.c.type, events.c.schema_version,
+                      events.c.data, events.c.visibility, events.c.command_id, events.c.actor,
+                      events.c.recorded_at, events.c.hash)
+            .where(events.c.game_id == game_id, events.c.version > after)
+            .order_by(events.c.version)
+        )
+        if upto is not None:
+            q = q.where(events.c.version <= upto)
+        return [self.decode_row(r) for r in (await conn.execute(q)).all()]
+
+    def decode_row(self, r: Any) -> StoredEvent:
+        ev = self.codec.decode(r.type, r.schema_version, r.data)
+        return StoredEvent(r.game_id, r.version, r.type, r.schema_version, ev, r.visibility,
+                           r.command_id, r.actor, as_utc(r.recorded_at), r.hash)
+
+    async def read_events(
+        self, game_id: str, after: int = 0, upto: int | None = None
+    ) -> list[StoredEvent]:
+        async with self.read() as conn:
+            return await self.load(conn, game_id, after, upto)
+
+    async def read_for_viewer(
+        self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None
+    ) -> list[tuple[int, AnyEvent]]:
+        """The log as a seat (or a spectator, None) may see it: hidden cards redacted."""
+        return [(s.version, redacted_for(s, viewer))
+                for s in await self.read_events(game_id, after, upto)]

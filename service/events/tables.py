@@ -1,0 +1,95 @@
+"""The tables, as SQLAlchemy Core: the event log and the read models kept beside it.
+
+The Alembic migrations in `service/events/migrations/` create exactly these; a test holds the
+two together.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+metadata = sa.MetaData()
+
+# JSON columns hold the exact msgspec-encoded text: the engine's JSON serializer passes strings
+# through untouched (see `engine.py`), so the bytes the hash chain covers are the stored bytes.
+# PostgreSQL's `json` (not `jsonb`) keeps the text verbatim.
+JsonText = sa.JSON().with_variant(postgresql.JSON(), "postgresql")
+Timestamp = sa.DateTime(timezone=True)
+BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")  # SQLite rowids are INTEGER
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", BigId, sa.Identity(), primary_key=True),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("schema_version", sa.Integer, nullable=False),
+    sa.Column("data", JsonText, nullable=False),
+    # "public", "server", or a seat number as text: who may see the event unredacted.
+    sa.Column("visibility", sa.String(16), nullable=False),
+    # Set on the first event of each command only: a command's events are the run of versions
+    # up to the next row that carries a command id.
+    sa.Column("command_id", sa.String(128), nullable=True),
+    sa.Column("actor", sa.String(128), nullable=True),
+    sa.Column("recorded_at", Timestamp, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("game_id", "version", name="uq_events_game_version"),
+    sa.UniqueConstraint("game_id", "command_id", name="uq_events_game_command"),
+)
+
+# One row per accepted command: what idempotency compares a repeated key against.
+commands = sa.Table(
+    "commands",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("command_id", sa.String(128), primary_key=True),
+    sa.Column("body_sha256", sa.String(64), nullable=False),
+    sa.Column("first_version", sa.Integer, nullable=False),
+    sa.Column("last_version", sa.Integer, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # lobby | playing | finished
+    sa.Column("creator", sa.String(128), nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("ruleset", JsonText, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("seats", JsonText, nullable=False),
+    sa.Column("turn_clock", sa.Integer, nullable=True),  # seconds; NULL: no clock
+    sa.Column("timeout_policy", JsonText, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("pending_seats", JsonText, nullable=False),
+    sa.Column("deadline", Timestamp, nullable=True),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("updated_at", Timestamp, nullable=False),
+    sa.Index("ix_games_status", "status", "created_at"),
+)
+
+SPECTATOR = -1  # the `viewer` of the spectator view; seats are 0..5
+
+game_views = sa.Table(
+    "game_views",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("viewer", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    # The exact JSON the API serves, as text: PostgreSQL need not parse it on every write.
+    sa.Column("view", sa.Text, nullable=False),
+)
+
+# At most one pending decision per game, so at most one row of due work.
+due_work = sa.Table(
+    "due_work",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # bot_turn | deadline
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("due_at", Timestamp, nullable=False),
+    sa.Index("ix_due_work_due_at", "due_at"),
+)

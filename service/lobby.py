@@ -1,0 +1,187 @@
+"""The lobby as service-level events in the game's own log: who sits where, before the deal.
+
+The rules engine knows nothing of players, bots or clocks; these facts live in the same log as
+the domain events (same versions, same hash chain) so one fold rebuilds the whole game.
+Pure like the domain.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from .domain import RuleSet, RuleViolation
+
+BotLevel = Literal["random", "greedy"]
+
+
+class HumanSeat(msgspec.Struct, frozen=True, tag="human", tag_field="kind"):
+    player_id: str
+
+
+class BotSeat(msgspec.Struct, frozen=True, tag="bot", tag_field="kind"):
+    level: BotLevel = "random"
+
+
+Controller = HumanSeat | BotSeat
+
+
+class TimeoutPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An expired decision is taken by a bot of `bot_level`; after `hand_over_after`
+    consecutive timeouts the seat is the bot's for good (None: never)."""
+
+    bot_level: BotLevel = "random"
+    hand_over_after: int | None = 3
+
+
+# Events (past tense), tagged like the domain's so one decoder reads the whole log.
+
+
+class _LobbyEvent(msgspec.Struct, frozen=True, tag_field="type"):
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
+    ruleset: RuleSet
+    creator: str
+    seats: tuple[Controller | None, ...]  # None: open for a human to join
+    turn_clock: int | None  # seconds per decision; None: no clock
+    timeout_policy: TimeoutPolicy
+    public: bool
+
+
+class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
+    seat: int
+    controller: Controller
+
+
+class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
+    seat: int
+    player_id: str
+
+
+LobbyEvent = GameCreated | SeatTaken | SeatLeft
+
+
+# Commands (imperative): what a player asks of the lobby.
+
+
+class _LobbyCommand(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
+    ruleset: RuleSet
+    seats: tuple[Controller | None, ...] = ()  # padded with open seats to ruleset.players
+    turn_clock: int | None = None
+    timeout_policy: TimeoutPolicy = TimeoutPolicy()
+    public: bool = True
+
+
+class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
+    seat: int | None = None  # None: the lowest open seat
+
+
+class AddBot(_LobbyCommand, frozen=True, tag="add_bot"):
+    level: BotLevel = "random"
+    seat: int | None = None
+
+
+class LeaveSeat(_LobbyCommand, frozen=True, tag="leave_seat"):
+    pass
+
+
+class Start(_LobbyCommand, frozen=True, tag="start"):
+    """The pipeline answers it with the domain's `StartGame` and a fresh secret seed."""
+
+
+LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | Start
+
+
+class Lobby(msgspec.Struct, frozen=True):
+    creator: str
+    public: bool
+    turn_clock: int | None
+    timeout_policy: TimeoutPolicy
+    seats: tuple[Controller | None, ...]
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, c in enumerate(self.seats):
+            if isinstance(c, HumanSeat) and c.player_id == player_id:
+                return i
+        return None
+
+    def open_seats(self) -> list[int]:
+        return [i for i, c in enumerate(self.seats) if c is None]
+
+
+def create(command: CreateGame, creator: str) -> GameCreated:
+    n = command.ruleset.players
+    if len(command.seats) > n:
+        raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+    if command.turn_clock is not None and command.turn_clock < 1:
+        raise RuleViolation("invalid_clock", "A turn clock is at least 1 second.")
+    humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
+    if len(set(humans)) != len(humans):
+        raise RuleViolation("duplicate_player", "A player takes at most one seat.")
+    seats = command.seats + (None,) * (n - len(command.seats))
+    return GameCreated(
+        command.ruleset, creator, seats, command.turn_clock, command.timeout_policy, command.public
+    )
+
+
+def _pick_seat(lobby: Lobby, seat: int | None) -> int:
+    if seat is None:
+        open_seats = lobby.open_seats()
+        if not open_seats:
+            raise RuleViolation("game_full", "Every seat is taken.")
+        return open_seats[0]
+    if not 0 <= seat < len(lobby.seats):
+        raise RuleViolation("invalid_seat", f"Seat {seat} does not exist.")
+    if lobby.seats[seat] is not None:
+        raise RuleViolation("seat_taken", f"Seat {seat} is taken.")
+    return seat
+
+
+def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[LobbyEvent]:
+    """Seat changes before the deal; the caller has checked that the game has not started."""
+    match command:
+        case TakeSeat(seat=seat):
+            if lobby.seat_of(player_id) is not None:
+                raise RuleViolation("already_seated", "You already have a seat in this game.")
+            return [SeatTaken(_pick_seat(lobby, seat), HumanSeat(player_id))]
+        case AddBot(level=level, seat=seat):
+            if player_id != lobby.creator:
+                raise RuleViolation("not_creator", "Only the game's creator adds bots.")
+            return [SeatTaken(_pick_seat(lobby, seat), BotSeat(level))]
+        case LeaveSeat():
+            mine = lobby.seat_of(player_id)
+            if mine is None:
+                raise RuleViolation("not_seated", "You have no seat in this game.")
+            return [SeatLeft(mine, player_id)]
+        case Start():
+            if player_id != lobby.creator:
+                raise RuleViolation("not_creator", "Only the game's creator starts it.")
+            if lobby.open_seats():
+                raise RuleViolation("seats_open", "Every seat needs a player or a bot.")
+            return []
+    raise RuleViolation("invalid_command", f"{type(command).__name__} is not a lobby command.")
+
+
+def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
+    match event:
+        case GameCreated():
+            return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
+                         event.seats)
+        case SeatTaken(seat=seat, controller=controller) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, controller))
+        case SeatLeft(seat=seat) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, None))
+    raise ValueError(f"{type(event).__name__} before game_created")
+
+
+def _put(seats: tuple[Controller | None, ...], i: int, c: Controller | None
+         ) -> tuple[Controller | None, ...]:
+    return (*seats[:i], c, *seats[i + 1 :])

@@ -1,0 +1,247 @@
+"""The one command pipeline: load → decide → append + project (one transaction) → publish →
+schedule. HTTP routes and worker jobs both come through here.
+
+Every entry point reduces to a *decider*: a pure function from the game to its new events and
+the game they lead to. `_run` owns everything else: state loading, the version check,
+idempotency, the transaction, retries, and the after-commit hooks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from msgspec.structs import replace
+
+from .commit import Committer
+from .domain import RuleViolation, StartGame, execute
+from .domain.commands import SeatCommand
+from .events.codec import AnyEvent
+from .events.store import (
+    AppendRejected,
+    EventStore,
+    IdempotencyKeyReused,
+    StoredEvent,
+    VersionConflict,
+    visibility_of,
+)
+from .game import Game, advance, apply
+from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
+from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
+from .state_cache import StateCache
+
+Decider = Callable[[Game], tuple[list[AnyEvent], Game]]
+
+
+class GameNotFound(KeyError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    game_id: str
+    version: int  # the game's version after the command
+    events: tuple[StoredEvent, ...]
+    replayed: bool = False  # a repeated command id: the first outcome, nothing appended
+    committed: bool = True  # False for a dry run
+
+
+def _fold(game: Game, new: list[AnyEvent]) -> Game:
+    for ev in new:
+        game = apply(game, ev)
+    return game
+
+
+class Pipeline:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        cache: StateCache | None = None,
+        publisher: Publisher | None = None,
+        scheduler: Scheduler | None = None,
+        conflict_retries: int = 8,
+        master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+    ) -> None:
+        self.store = store
+        self.committer = Committer(store)
+        # Replays and benchmarks pass fixed seeds; the server's are secret and fresh.
+        self.master_seeds = master_seeds
+        self.cache = cache
+        self.publisher: Publisher = publisher or LocalPublisher()
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.retries = conflict_retries
+
+    async def close(self) -> None:
+        await self.committer.close()
+
+    # Entry points.
+
+    async def create_game(
+        self, command: CreateGame, creator: str, command_id: str | None = None
+    ) -> Outcome:
+        # A repeated creation must find the same game, so its id comes from the key.
+        if command_id is None:
+            game_id = uuid.uuid4().hex
+        else:
+            game_id = hashlib.sha256(f"{creator}\0{command_id}".encode()).hexdigest()[:32]
+        event = create(command, creator)
+        body = self.store.codec.encode_any(command) + creator.encode()
+        return await self._run(game_id, lambda g: ([event], apply(g, event)), body,
+                               f"player:{creator}", command_id, 0, creating=True)
+
+    async def lobby(
+        self,
+        game_id: str,
+        command: LobbyCommand,
+        player_id: str,
+        command_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> Outcome:
+        def decide(game: Game) -> tuple[list[AnyEvent], Game]:
+            if game.status != "lobby" or game.lobby is None:
+                raise RuleViolation("already_started", "The game has already started.")
+            new: list[AnyEvent] = list(decide_lobby(game.lobby, command, player_id))
+            if isinstance(command, Start):
+                assert game.state is not None
+                events, state = execute(game.state, StartGame(self.master_seeds()), None)
+                return new + list(events), replace(_fold(game, new), state=state)
+            return new, _fold(game, new)
+
+        body = self.store.codec.encode_any(command) + player_id.encode()
+        return await self._run(game_id, decide, body, f"player:{player_id}", command_id,
+                               expected_version)
+
+    async def play(
+        self,
+        game_id: str,
+        seat: int,
+        command: SeatCommand,
+        command_id: str | None = None,
+        expected_version: int | None = None,
+        *,
+        actor: str | None = None,
+        dry_run: bool = False,
+    ) -> Outcome:
+        def decide(game: Game) -> tuple[list[AnyEvent], Game]:
+            if game.status == "lobby" or game.state is None:
+                raise RuleViolation("not_started", "The game has not started.")
+            events, state = execute(game.state, command, seat)
+            return list(events), replace(game, state=state)
+
+        body = self.store.codec.encode_any(command) + f"\0{seat}".encode()
+        return await self._run(game_id, decide, body, actor or f"seat:{seat}", command_id,
+                               expected_version, dry_run=dry_run)
+
+    async def load(self, game_id: str, *, fresh: bool = False) -> Game:
+        if self.cache is not None and not fresh:
+            cached = self.cache.get(game_id)
+            if cached is not None:
+                return cached
+        async with self.store.read() as conn:
+            stored = await self.store.load(conn, game_id)
+        if not stored:
+            raise GameNotFound(game_id)
+        game = _fold(Game(game_id, created_at=stored[0].recorded_at), [s.event for s in stored])
+        game = advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
+        if self.cache is not None:
+            self.cache.put(game)
+        return game
+
+    # The pipeline.
+
+    async def _run(
+        self,
+        game_id: str,
+        decide: Decider,
+        body: bytes,
+        actor: str,
+        command_id: str | None,
+        expected_version: int | None,
+        *,
+        creating: bool = False,
+        dry_run: bool = False,
+    ) -> Outcome:
+        body_sha = hashlib.sha256(body).hexdigest()
+        fresh = False
+        for _ in range(self.retries + 1):
+            game = Game(game_id) if creating else await self.load(game_id, fresh=fresh)
+            if expected_version is not None and game.version != expected_version:
+                if not fresh and not creating:
+                    fresh = True  # the cache may be behind another process's writes
+                    continue
+                return await self._conflict(game_id, command_id, body_sha, expected_version,
+                                            game.version)
+            try:
+                new_events, after = decide(game)
+            except RuleViolation:
+                if self.cache is not None and not fresh and not creating:
+                    fresh = True  # judged on cached state: another process may have moved on
+                    continue
+                replay = await self._replay(game_id, command_id, body_sha)
+                if replay is not None:
+                    return replay
+                raise
+            if dry_run or not new_events:
+                return self._unsaved(game, new_events)
+            at = datetime.now(UTC)
+            batch = self.store.prepare(
+                game_id, game.version, game.last_hash, new_events, command_id=command_id,
+                body_sha256=body_sha, actor=actor, recorded_at=at,
+            )
+            after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
+            try:
+                due = await self.committer.commit(batch, after)
+            except AppendRejected:
+                # Someone appended first: the same command (return its outcome) or another.
+                if self.cache is not None:
+                    self.cache.discard(game_id)
+                replay = await self._replay(game_id, command_id, body_sha)
+                if replay is not None:
+                    return replay
+                if expected_version is not None or creating:
+                    async with self.store.read() as conn:
+                        current = await self.store.current_version(conn, game_id)
+                    raise VersionConflict(game_id, game.version, current) from None
+                fresh = True
+                continue
+            if self.cache is not None:
+                self.cache.put(after)
+            await self.publisher.publish(game_id, after.version)
+            await self.scheduler.schedule(game_id, due)
+            return Outcome(game_id, after.version, tuple(batch.stored))
+        raise VersionConflict(game_id, game.version, game.version + 1)
+
+    async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,
+                        expected: int, current: int) -> Outcome:
+        replay = await self._replay(game_id, command_id, body_sha)
+        if replay is not None:
+            return replay
+        raise VersionConflict(game_id, expected, current)
+
+    async def _replay(self, game_id: str, command_id: str | None, body_sha: str) -> Outcome | None:
+        if command_id is None:
+            return None
+        async with self.store.read() as conn:
+            record = await self.store.find_command(conn, game_id, command_id)
+            if record is None:
+                return None
+            if record.body_sha256 != body_sha:
+                raise IdempotencyKeyReused(game_id, command_id)
+            stored = await self.store.load(conn, game_id, record.first_version - 1,
+                                           record.last_version)
+        return Outcome(game_id, record.last_version, tuple(stored), replayed=True)
+
+    def _unsaved(self, game: Game, new_events: list[AnyEvent]) -> Outcome:
+        codec, at = self.store.codec, datetime.now(UTC)
+        stored = tuple(
+            StoredEvent(game.game_id, game.version + 1 + i, codec.type_of(ev),
+                        codec.schema_version(codec.type_of(ev)), ev,
+                        visibility_of(ev), None, None, at, "")
+            for i, ev in enumerate(new_events)
+        )
+        return Outcome(game.game_id, game.version + len(stored), stored, committed=False)

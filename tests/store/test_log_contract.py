@@ -1,0 +1,188 @@
+"""The event log's contract, on every backend: append and read, conflicts, idempotency, races."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from service.audit import verify
+from service.domain import RuleViolation
+from service.domain.commands import EndTurn
+from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
+from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
+from service.pipeline import GameNotFound
+
+from .scenarios import QUICK4, next_move, play, started_game
+
+
+async def test_given_commands_when_reading_the_log_then_versions_run_1_to_n_in_order(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    last = await play(p, game_id, 20)
+
+    log = await services.store.read_events(game_id)
+
+    assert [s.version for s in log] == list(range(1, last.version + 1))
+    assert isinstance(log[0].event, GameCreated)
+    assert log[1].type == "game_started" and log[1].visibility == "server"
+    assert [s.event for s in log[-len(last.events):]] == [s.event for s in last.events]
+    assert (await verify(services.store, game_id)).ok
+
+
+async def test_given_no_such_game_when_loading_then_game_not_found(services):
+    with pytest.raises(GameNotFound):
+        await services.pipeline.load("nope")
+
+
+async def test_given_a_stale_expected_version_then_conflict_carries_the_current(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    version, seat, command = await next_move(p, game_id)
+    await p.play(game_id, seat, command, expected_version=version)
+
+    _, seat2, command2 = await next_move(p, game_id)
+    with pytest.raises(VersionConflict) as err:
+        await p.play(game_id, seat2, command2, expected_version=version)
+
+    assert err.value.current > version
+    assert len(await services.store.read_events(game_id)) == err.value.current
+
+
+async def test_given_another_process_wrote_when_no_expected_version_then_retried_on_fresh_state(
+    services, other_process
+):
+    p, q = services.pipeline, other_process.pipeline
+    game_id = await started_game(p)
+    await q.load(game_id)  # q caches this version
+    await play(p, game_id, 3)  # p moves the game on
+
+    version, seat, command = await next_move(p, game_id)
+    outcome = await q.play(game_id, seat, command)
+
+    assert outcome.events[0].version == version + 1
+
+
+async def test_given_a_repeated_command_id_then_the_first_outcome_and_nothing_appended(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    _, seat, command = await next_move(p, game_id)
+    first = await p.play(game_id, seat, command, command_id="key-1")
+
+    again = await p.play(game_id, seat, command, command_id="key-1")
+    await play(p, game_id, 5)
+    later = await p.play(game_id, seat, command, command_id="key-1", expected_version=3)
+
+    assert again.replayed and later.replayed and not first.replayed
+    assert [e.hash for e in again.events] == [e.hash for e in first.events]
+    assert [e.hash for e in later.events] == [e.hash for e in first.events]
+    log = await services.store.read_events(game_id)
+    assert [e.command_id for e in log].count("key-1") == 1
+
+
+async def test_given_a_reused_key_with_another_body_then_an_error(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    _, seat, command = await next_move(p, game_id)
+    await p.play(game_id, seat, command, command_id="key-1")
+
+    with pytest.raises(IdempotencyKeyReused):
+        await p.play(game_id, seat, EndTurn(), command_id="key-1")
+
+
+async def test_given_two_copies_of_one_command_racing_then_it_acts_once(services, other_process):
+    game_id = await started_game(services.pipeline)
+    _, seat, command = await next_move(services.pipeline, game_id)
+
+    outcomes = await asyncio.gather(*(
+        pipeline.play(game_id, seat, command, command_id="same")
+        for pipeline in [services.pipeline, other_process.pipeline] * 3
+    ))
+
+    assert {o.version for o in outcomes} == {outcomes[0].version}
+    assert sum(not o.replayed for o in outcomes) == 1
+    log = await services.store.read_events(game_id)
+    assert log[-1].version == outcomes[0].version
+    assert [e.command_id for e in log].count("same") == 1
+
+
+async def test_given_many_writers_on_one_game_then_one_wins_each_version_without_gaps(services):
+    store = services.store
+    created = await services.pipeline.create_game(CreateGame(QUICK4), "p0")
+    game_id, writers, rounds = created.game_id, 12, 10
+    wins: list[tuple[int, int]] = []
+
+    async def writer(w: int) -> None:
+        for _ in range(rounds):
+            while True:
+                async with store.read() as conn:
+                    log = await store.load(conn, game_id)
+                v, h = log[-1].version, log[-1].hash
+                batch = store.prepare(game_id, v, h, [SeatTaken(w % 4, HumanSeat(f"w{w}"))],
+                                      actor=f"writer:{w}")
+                try:
+                    async with store.write() as conn:
+                        await store.append(conn, batch)
+                except AppendRejected:  # UNIQUE (game_id, version): another writer was first
+                    continue
+                wins.append((v + 1, w))
+                break
+
+    await asyncio.gather(*(writer(w) for w in range(writers)))
+
+    versions = sorted(v for v, _ in wins)
+    assert versions == list(range(2, 2 + writers * rounds))  # every version won exactly once
+    log = await store.read_events(game_id)
+    assert [s.version for s in log] == list(range(1, 2 + writers * rounds))
+    assert {(s.version, s.actor) for s in log[1:]} == {(v, f"writer:{w}") for v, w in wins}
+    assert (await verify(store, game_id)).ok  # and the chain is whole
+
+
+async def test_given_players_racing_for_seats_then_each_gets_one_and_versions_are_dense(
+    services, other_process
+):
+    created = await services.pipeline.create_game(
+        CreateGame(QUICK4.__class__(players=6)), "host")
+    game_id = created.game_id
+    pipelines = [services.pipeline, other_process.pipeline]
+
+    outcomes = await asyncio.gather(*(
+        pipelines[i % 2].lobby(game_id, TakeSeat(), f"player{i}") for i in range(6)
+    ))
+
+    seats = sorted(o.events[0].event.seat for o in outcomes)
+    assert seats == list(range(6))
+    assert sorted(o.version for o in outcomes) == list(range(2, 8))
+    with pytest.raises(RuleViolation) as err:
+        await services.pipeline.lobby(game_id, AddBot(), "host")
+    assert err.value.code == "game_full"
+
+
+async def test_given_a_dry_run_then_nothing_is_appended(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    version, seat, command = await next_move(p, game_id)
+
+    outcome = await p.play(game_id, seat, command, dry_run=True)
+
+    assert not outcome.committed and outcome.events
+    assert (await p.load(game_id, fresh=True)).version == version
+
+
+async def test_given_one_process_sending_rival_commands_to_one_game_then_exactly_one_wins(
+    services,
+):
+    p = services.pipeline
+    game_id = await started_game(p)
+    version, seat, command = await next_move(p, game_id)
+
+    results = await asyncio.gather(*(
+        p.play(game_id, seat, command, command_id=f"rival-{i}", expected_version=version)
+        for i in range(6)
+    ), return_exceptions=True)
+
+    winners = [r for r in results if not isinstance(r, BaseException)]
+    assert len(winners) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if r not in winners)
+    log = await services.store.read_events(game_id)
+    assert log[-1].version == winners[0].version

@@ -1,0 +1,115 @@
+"""Read models: written in the command's transaction, equal to a rebuild from the log."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import sqlalchemy as sa
+
+from service.domain import GameView, player_view, spectator_view
+from service.domain.events import CardsDrawn, GameStarted, RoundStarted
+from service.events.tables import SPECTATOR, due_work, game_views, games
+from service.lobby import BotSeat, CreateGame, HumanSeat, TakeSeat
+from service.projections.rebuild import rebuild
+
+from .scenarios import QUICK4, play, started_game
+
+
+async def _rows(services, table: sa.Table) -> list[tuple]:
+    pk = list(table.primary_key.columns)
+    async with services.store.read() as conn:
+        return [tuple(r) for r in (await conn.execute(sa.select(table).order_by(*pk))).all()]
+
+
+async def _snapshot(services) -> dict[str, list[tuple]]:
+    return {t.name: await _rows(services, t) for t in (games, game_views, due_work)}
+
+
+async def test_given_games_in_every_stage_when_rebuilt_then_rows_equal_the_live_ones(services):
+    p = services.pipeline
+    await p.create_game(CreateGame(QUICK4, seats=(HumanSeat("p0"),)), "p0")  # in the lobby
+    await started_game(p, clock=30, humans=2)  # waiting for a human under a clock
+    playing = await started_game(p)
+    await play(p, playing, 25)
+    finished = await started_game(p)
+    await play(p, finished, 10_000)
+    live = await _snapshot(services)
+
+    stats = await rebuild(services.store)
+
+    assert stats.games == 4
+    assert await _snapshot(services) == live
+    assert len(live["games"]) == 4 and len(live["game_views"]) == 4 * 5
+
+
+async def test_given_a_human_under_a_clock_then_the_row_shows_the_deadline_and_due_work(services):
+    p = services.pipeline
+    game_id = await started_game(p, clock=30, humans=4)
+    game = await p.load(game_id)
+    seat = game.state.pending_seats()[0]
+
+    async with services.store.read() as conn:
+        row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).one()
+        due = (await conn.execute(sa.select(due_work))).one()
+
+    assert row.status == "playing" and row.version == game.version
+    assert msgspec.json.decode(row.pending_seats) == [seat]
+    assert due.kind == "deadline" and due.seat == seat and due.version == game.version
+    assert (row.deadline - row.updated_at).total_seconds() == 30
+
+
+async def test_given_a_bot_to_decide_then_its_turn_is_due_now(services):
+    game_id = await started_game(services.pipeline)
+    async with services.store.read() as conn:
+        due = (await conn.execute(sa.select(due_work))).one()
+        row = (await conn.execute(sa.select(games.c.updated_at))).one()
+    assert due.game_id == game_id and due.kind == "bot_turn" and due.due_at == row.updated_at
+
+
+async def test_views_are_the_exact_json_of_each_seats_view(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    await play(p, game_id, 7)
+    state = (await p.load(game_id)).state
+
+    rows = dict((v, (ver, view)) for _, v, ver, view in await _rows(services, game_views))
+
+    for seat in range(4):
+        assert rows[seat][1] == msgspec.json.encode(player_view(state, seat)).decode()
+    spectator = msgspec.json.decode(rows[SPECTATOR][1], type=GameView)
+    assert spectator == spectator_view(state) and spectator.hand is None
+
+
+async def test_given_a_viewer_then_the_log_hides_every_card_it_may_not_see(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    await play(p, game_id, 60)
+
+    for viewer in (0, 1, 2, 3, None):
+        seen = await services.store.read_for_viewer(game_id, viewer)
+        for _, ev in seen:
+            if isinstance(ev, GameStarted):
+                assert ev.seed is None
+            if isinstance(ev, RoundStarted):
+                assert ev.draw_pile is None and ev.draft_piles is None
+                assert all(h == () for i, h in enumerate(ev.hands) if i != viewer)
+                if viewer is not None:
+                    assert len(ev.hands[viewer]) == ev.hand_size
+            if isinstance(ev, CardsDrawn):
+                assert (ev.cards is not None) == (ev.seat == viewer)
+    full = [s.event for s in await services.store.read_events(game_id)]
+    assert any(isinstance(e, RoundStarted) and e.draw_pile for e in full)
+
+
+async def test_after_commit_subscribers_hear_the_new_version(services):
+    p = services.pipeline
+    created = await p.create_game(CreateGame(QUICK4, seats=(BotSeat(),)), "p0")
+    updates = services.publisher.subscribe(created.game_id)
+    first = asyncio.ensure_future(anext(updates))
+    await asyncio.sleep(0.05)  # let the subscription register
+
+    outcome = await p.lobby(created.game_id, TakeSeat(), "p1")
+
+    assert await asyncio.wait_for(first, 5) == outcome.version
+    await updates.aclose()
