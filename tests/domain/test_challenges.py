@@ -12,7 +12,7 @@ from service.domain.events import ChallengeConceded, TurnStarted
 from service.domain.ruleset import AdvancedOptions
 from service.domain.state import AwaitingAction, AwaitingChallengeReply
 
-from .table import assert_conserved, kinds, lay_out, run
+from .table import assert_conserved, lay_out, run
 
 FILLER = ["piano", "toy_train", "comic_books", "piano", "toy_train"]
 
@@ -39,9 +39,13 @@ def test_given_cathys_auto_set_when_ezra_plays_auto_gold_auto_then_ezra_takes_fi
             2: [*filler, filler[0], filler[1]],
             3: [*filler, filler[1], filler[2]],
         },
-        stacks={ezra: [["jewels", "jewels"]], cathy: [["stocks" if edition is Edition.DE_2024
-                                                         else "cabin"] * 2,
-                                                        ["classic_auto", "classic_auto"]]},
+        stacks={
+            ezra: [["jewels", "jewels"]],
+            cathy: [
+                ["stocks" if edition is Edition.DE_2024 else "cabin"] * 2,
+                ["classic_auto", "classic_auto"],
+            ],
+        },
         active=ezra,
     )
     autos = [c for c in state.hands[ezra] if card_type(c) == "classic_auto"]
@@ -92,9 +96,7 @@ def test_given_a_penny_jar_opening_then_the_defender_must_answer_with_a_double()
 
     s1, s2, silver, pj2, _ = state.hands[b]
     answers = {tuple(sorted(c.cards)) for c in legal_commands(state, b) if isinstance(c, Respond)}
-    assert answers == {
-        tuple(sorted(x)) for x in [(s1, s2), (s1, silver), (s2, silver), (pj2,)]
-    }
+    assert answers == {tuple(sorted(x)) for x in [(s1, s2), (s1, silver), (s2, silver), (pj2,)]}
     with pytest.raises(RuleViolation) as single:
         execute(state, Respond((s1,)), b)
     assert single.value.code == "invalid_play"
@@ -125,7 +127,7 @@ def test_given_a_penny_jar_over_bid_answered_by_the_other_penny_jar_then_singles
     assert state.pending.required == 1  # type: ignore[union-attr]
 
 
-def test_given_three_sets_when_piano_plus_silver_opens_on_the_second_set_then_singles_follow() -> None:
+def test_given_three_sets_when_a_double_opens_on_the_second_set_then_singles_follow() -> None:
     """RULES §8.6 second-set example: B's stack is [Cabin, Piano, Jewels]; A opens on Piano with
     Piano + Silver; B answers with one Piano; A answers with Gold; B concedes → the Piano set and
     the four pot cards go on top of A's stack; B keeps [Cabin, Jewels]. [EN22] "After the
@@ -148,7 +150,7 @@ def test_given_three_sets_when_piano_plus_silver_opens_on_the_second_set_then_si
     b_piano = state.hands[b][0]
     piano_set = state.stacks[b][1]
 
-    events, state = run(state, (a, Challenge(b, "second", (piano, silver))))
+    _events, state = run(state, (a, Challenge(b, "second", (piano, silver))))
     assert state.pending.required == 1  # type: ignore[union-attr]
     _, state = run(state, (b, Respond((b_piano,))), (a, Respond((gold,))), (b, Concede()))
 
@@ -270,7 +272,8 @@ def test_given_a_blocked_challenger_when_its_next_turn_starts_then_the_block_is_
 def test_given_the_rechallenge_toggle_then_it_decides_whether_a_loss_blocks(
     edition: Edition, option: bool | None, blocked: bool
 ) -> None:
-    """RULES §3 `no_rechallenge_after_loss` = two_actions for en_2022, false for de_2024 (§17 A37)."""
+    """RULES §3: `no_rechallenge_after_loss` defaults to two_actions for en_2022 and to
+    false for de_2024 (§17 A37)."""
     _, state = _lost_challenge(edition, no_rechallenge_after_loss=option)
     assert ((0, 1) in state.blocked) is blocked
     targets = {c.target_seat for c in legal_commands(state, 0) if isinstance(c, Challenge)}
