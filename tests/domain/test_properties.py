@@ -1,0 +1,162 @@
+"""Random games over every edition, player count and option set, checked at every step
+(issue 2 "Tests"; RULES §4 invariants; §15 visibility)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.domain import (
+    Event,
+    GameState,
+    RuleSet,
+    StartGame,
+    execute,
+    fold,
+    legal_commands,
+    new_game,
+)
+from service.domain.cards import Edition
+from service.domain.commands import Command
+from service.domain.ruleset import AdvancedOptions, EndMode, LaterRoundsStart, TiePolicy
+
+from .checks import (
+    assert_decide_agrees_with_legal,
+    assert_folds,
+    assert_full_hands_while_deck_lasts,
+    assert_sets_well_formed,
+    assert_views_hide_cards,
+)
+from .table import assert_conserved
+
+MAX_COMMANDS = 20_000
+
+
+@st.composite
+def rulesets(draw: st.DrawFn) -> RuleSet:
+    edition = draw(st.sampled_from(list(Edition)))
+    players = draw(st.integers(2, 6))
+    advanced = AdvancedOptions()
+    if edition is not Edition.CLASSIC_2011:
+        advanced = AdvancedOptions(
+            hand_size_six=draw(st.booleans()),
+            two_actions=draw(st.booleans()),
+            no_rechallenge_after_loss=draw(st.sampled_from([None, True, False])),
+            improve_set=draw(st.booleans()),
+            action_cards=draw(st.booleans()),
+            penny_jar=draw(st.booleans()),
+            second_set_challenge=draw(st.booleans()),
+        )
+    return RuleSet(
+        players=players,
+        edition=edition,
+        advanced=advanced,
+        end_mode=draw(st.sampled_from(list(EndMode))),
+        tie_policy=draw(st.sampled_from(list(TiePolicy))),
+        first_player=draw(st.one_of(st.just("random"), st.integers(0, players - 1))),
+        later_rounds_start=draw(st.sampled_from(list(LaterRoundsStart))),
+        draft_challenge_requires_own_set=draw(st.booleans()),
+        draft_set_first_set_protected=draw(st.booleans()),
+        public_set_composition=draw(st.booleans()),
+    )
+
+
+def play_checked(
+    ruleset: RuleSet, seed: bytes, rng_seed: int
+) -> tuple[list[tuple[int | None, Command]], list[Event], GameState]:
+    """Play random legal commands to the end, checking every step; returns the log."""
+    rng = random.Random(rng_seed)
+    commands: list[tuple[int | None, Command]] = [(None, StartGame(seed))]
+    events, state = execute(new_game(ruleset), StartGame(seed), None)
+    check_step(new_game(ruleset), events, state)
+    sets_seen = [False] * ruleset.players
+    for _ in range(MAX_COMMANDS):
+        if state.status == "finished":
+            break
+        assert_decide_agrees_with_legal(state, rng)
+        seat = state.pending_seats()[0]
+        command = rng.choice(legal_commands(state, seat))
+        new, after = execute(state, command, seat)
+        check_step(state, new, after)
+        sets_seen = check_sets_never_vanish(state, after, sets_seen)
+        commands.append((seat, command))
+        events.extend(new)
+        state = after
+    assert state.status == "finished", "the game did not terminate"
+    assert_decide_agrees_with_legal(state, rng)  # a finished game refuses everything
+    return commands, events, state
+
+
+def check_step(before: GameState, events: list[Event], after: GameState) -> None:
+    assert events, "every accepted command records at least one event"
+    assert_folds(before, events, after)
+    if after.hands:
+        assert_conserved(after)
+        assert_sets_well_formed(after)
+        assert_full_hands_while_deck_lasts(after)
+    assert_views_hide_cards(before, events)
+
+
+def check_sets_never_vanish(before: GameState, after: GameState, seen: list[bool]) -> list[bool]:
+    """RULES §4 invariant 2: once a seat has a set it keeps at least one for the round."""
+    if after.round_no != before.round_no:
+        return [bool(s) for s in after.stacks]
+    for seat, stack in enumerate(after.stacks):
+        assert stack or not seen[seat], f"seat {seat} lost its last set"
+    return [a or bool(s) for a, s in zip(seen, after.stacks, strict=True)]
+
+
+def replay(commands: list[tuple[int | None, Command]], ruleset: RuleSet) -> list[Event]:
+    state, events = new_game(ruleset), []
+    for actor, command in commands:
+        new, state = execute(state, command, actor)
+        events.extend(new)
+    return events
+
+
+def check_game(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
+    commands, events, state = play_checked(ruleset, seed, rng_seed)
+    assert fold(new_game(ruleset), events) == state
+    again = replay(commands, ruleset)
+    assert msgspec.json.encode(again) == msgspec.json.encode(events)
+    assert state.winners and state.totals == tuple(map(sum, zip(*state.round_scores, strict=True)))
+
+
+GAME = given(ruleset=rulesets(), seed=st.binary(min_size=32, max_size=32), rng_seed=st.integers())
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@GAME
+def test_random_games_keep_every_invariant(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
+    check_game(ruleset, seed, rng_seed)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.binary(min_size=32, max_size=32), rng_seed=st.integers())
+def test_random_draft_games_with_every_option_keep_every_invariant(
+    players: int, seed: bytes, rng_seed: int
+) -> None:
+    """2–3 players with all advanced options: the richest rules (draft piles, revealed actions)."""
+    from service.domain import preset
+
+    for edition in (Edition.EN_2022, Edition.DE_2024):
+        check_game(preset("advanced_all", players, edition), seed, rng_seed)
+
+
+SOAK_EXAMPLES = int(os.environ.get("CYA_SOAK_EXAMPLES", "10"))
+
+
+@pytest.mark.soak
+@settings(max_examples=SOAK_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@GAME
+def test_soak_random_games_keep_every_invariant(
+    ruleset: RuleSet, seed: bytes, rng_seed: int
+) -> None:
+    """The same property, as long as CYA_SOAK_EXAMPLES asks (CI runs a few)."""
+    check_game(ruleset, seed, rng_seed)
