@@ -3,6 +3,8 @@ revealed action cards."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from service.domain import RuleSet, RuleViolation, StartGame, execute, legal_commands, new_game
@@ -246,3 +248,32 @@ def test_given_an_action_card_on_a_pile_at_setup_then_it_is_pushed_into_the_midd
     for pile in state.draft_piles:
         assert table[pile[0]].kind is not Kind.ACTION
         assert card_type(pile[0]) not in ("swap", "move")
+
+
+def test_given_two_swaps_over_one_card_and_a_seat_without_sets_then_the_flips_still_end() -> None:
+    """RULES §14.6, §17 A31: a revealed Swap that cannot apply goes back into the middle of its
+    pile "and flip another card"; the flips must end. With [Swap, Swap, Comics] face down, the
+    only interior position (§17 A32) puts the first Swap back under the second, which cannot
+    apply either: a Swap whose next card is another Swap goes out of play instead."""
+    state = lay_out(
+        RuleSet(players=2, advanced=ACTIONS),
+        hands={0: ["scooter", "piano"], 1: ["toy_train"]},
+        draft_piles=[["scooter", "swap", "swap", "comic_books"], ["toy_train"], ["toy_train"]],
+    )
+    scooter, swap_a, swap_b, comic = state.draft_piles[0]
+
+    def hang(*_: object) -> None:
+        raise TimeoutError("the revealed Swaps flip forever")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(5)
+    try:
+        events, state = execute(state, DraftSet(state.hands[0][0], (scooter,)), 0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+    assert [e for e in events if isinstance(e, PileCardRevealed)][-1] == PileCardRevealed(0, comic)
+    assert state.draft_piles[0][0] == comic and state.draft_face_up[0]
+    assert swap_a in state.out_of_play and swap_b in state.draft_piles[0][1:]
+    assert_conserved(state)
