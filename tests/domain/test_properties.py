@@ -38,9 +38,9 @@ MAX_COMMANDS = 20_000
 
 
 @st.composite
-def rulesets(draw: st.DrawFn) -> RuleSet:
+def rulesets(draw: st.DrawFn, players: int | None = None) -> RuleSet:
     edition = draw(st.sampled_from(list(Edition)))
-    players = draw(st.integers(2, 6))
+    players = players or draw(st.integers(2, 6))
     advanced = AdvancedOptions()
     if edition is not Edition.CLASSIC_2011:
         advanced = AdvancedOptions(
@@ -130,10 +130,27 @@ def check_game(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
 GAME = given(ruleset=rulesets(), seed=st.binary(min_size=32, max_size=32), rng_seed=st.integers())
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@GAME
-def test_random_games_keep_every_invariant(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
-    check_game(ruleset, seed, rng_seed)
+def _per_player_count(players: int, examples: int) -> object:
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        ruleset=rulesets(players),
+        seed=st.binary(min_size=32, max_size=32),
+        rng_seed=st.integers(),
+    )
+    def run(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
+        check_game(ruleset, seed, rng_seed)
+
+    return run
+
+
+# Examples per player count: bigger tables play longer games (about 1 ms per checked step).
+EXAMPLES = {2: 60, 3: 50, 4: 40, 5: 30, 6: 30}
+
+
+@pytest.mark.parametrize("players", sorted(EXAMPLES))
+def test_random_games_keep_every_invariant(players: int) -> None:
+    """Every edition, end mode and option set, played by random seats to the end."""
+    _per_player_count(players, EXAMPLES[players])()  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("players", [2, 3])
