@@ -12,7 +12,7 @@ from service.domain.events import ChallengeConceded, TurnStarted
 from service.domain.ruleset import AdvancedOptions
 from service.domain.state import AwaitingAction, AwaitingChallengeReply
 
-from .table import assert_conserved, lay_out, run
+from .table import assert_conserved, kinds, lay_out, run
 
 FILLER = ["piano", "toy_train", "comic_books", "piano", "toy_train"]
 
@@ -278,3 +278,45 @@ def test_given_the_rechallenge_toggle_then_it_decides_whether_a_loss_blocks(
     assert ((0, 1) in state.blocked) is blocked
     targets = {c.target_seat for c in legal_commands(state, 0) if isinstance(c, Challenge)}
     assert (1 in targets) is not blocked
+
+
+def test_given_a_defended_second_set_then_it_stays_in_its_place_with_the_pot() -> None:
+    """[DE24] "behält er sein Set einfach" (RULES §8.5 step 3, §17 A41: a defended set stays in
+    its position)."""
+    a, b = 0, 1
+    state = lay_out(
+        _scooter_table(second_set_challenge=True),
+        hands={
+            a: ["piano", "silver", "toy_train"],
+            b: ["piano", "comic_books"],
+            2: FILLER,
+            3: FILLER,
+        },
+        stacks={
+            a: [["scooter", "scooter"]],
+            b: [["cabin", "cabin"], ["piano", "piano"], ["jewels", "jewels"]],
+        },
+    )
+    piano, silver = state.hands[a][:2]
+    b_piano = state.hands[b][0]
+    events, state = run(
+        state, (a, Challenge(b, "second", (piano, silver))), (b, Respond((b_piano,)))
+    )
+    assert ChallengeConceded(a, auto=True) in events
+    assert [s.type for s in state.stacks[b]] == ["cabin", "piano", "jewels"]
+    assert len(state.stacks[b][1].cards) == 5
+    assert [s.type for s in state.stacks[a]] == ["scooter"]
+
+
+def test_given_a_defender_with_an_empty_hand_then_the_challenge_is_won_at_once() -> None:
+    """[EN22] "You may run out of cards before others, but your sets can still be stolen"
+    (RULES §10, §17 A43: the defender concedes automatically)."""
+    state = lay_out(
+        _scooter_table(),
+        hands={0: ["piano", "toy_train"], 1: [], 2: FILLER, 3: FILLER},
+        stacks={0: [["scooter", "scooter"]], 1: [["jewels", "jewels"], ["piano", "gold"]]},
+        rest="discard",
+    )
+    events, state = execute(state, Challenge(1, "top", (state.hands[0][0],)), 0)
+    assert kinds(events)[:2] == ["ChallengeOpened", "ChallengeConceded"]
+    assert state.stacks[0][-1].type == "piano" and len(state.stacks[1]) == 1

@@ -7,10 +7,26 @@ import signal
 
 import pytest
 
-from service.domain import RuleSet, RuleViolation, StartGame, execute, legal_commands, new_game
+from service.domain import (
+    GameState,
+    RuleSet,
+    RuleViolation,
+    StartGame,
+    execute,
+    legal_commands,
+    new_game,
+)
 from service.domain.cards import Edition, Kind, card_table, card_type
-from service.domain.commands import ChallengeDraft, ChooseMoveDirection, DraftSet, PassDraft
+from service.domain.commands import (
+    ChallengeDraft,
+    ChooseMoveDirection,
+    Concede,
+    DraftSet,
+    PassDraft,
+    Respond,
+)
 from service.domain.events import (
+    CardsDrawn,
     ChallengeConceded,
     PileCardRevealed,
     RevealedActionReturned,
@@ -277,3 +293,128 @@ def test_given_two_swaps_over_one_card_and_a_seat_without_sets_then_the_flips_st
     assert state.draft_piles[0][0] == comic and state.draft_face_up[0]
     assert swap_a in state.out_of_play and swap_b in state.draft_piles[0][1:]
     assert_conserved(state)
+
+
+def _two_player_draft(rs: RuleSet, seat1_stacks: list[list[str]]) -> GameState:
+    return lay_out(
+        rs,
+        hands={0: ["scooter", "scooter", "piano"], 1: ["scooter", "gold", "toy_train"]},
+        stacks={0: [["jewels", "jewels"]], 1: seat1_stacks},
+        draft_piles=[["scooter", "piano"], ["scooter", "toy_train"], ["comic_books", "piano"]],
+    )
+
+
+def test_given_a_lost_draft_challenge_then_the_challenger_may_not_challenge_the_next_draft() -> (
+    None
+):
+    """[EN22] "If you challenge and lose, you can't challenge the same player until your next
+    turn." (RULES §13.2, §17 A30: also for out-of-turn draft challenges)"""
+    rs = RuleSet(players=2, advanced=AdvancedOptions(two_actions=True))
+    state = _two_player_draft(rs, [["piano", "piano"]])
+    s1, s2 = state.hands[0][:2]
+    c1, gold = state.hands[1][:2]
+    _, state = run(
+        state,
+        (0, DraftSet(s1, (state.draft_piles[0][0],))),
+        (1, ChallengeDraft((c1,))),
+        (0, Respond((s2,))),
+        (1, Concede()),
+    )
+    assert (1, 0) in state.blocked
+    assert state.stacks[0][-1].type == "scooter"
+    piano = state.hands[0][0]
+    events, state = execute(state, DraftSet(piano, (state.draft_piles[0][0],)), 0)
+    # Seat 1 still holds Gold, but may not challenge: the window closes by itself.
+    assert gold in state.hands[1]
+    assert kinds(events)[:2] == ["SetDrafted", "DraftChallengePassed"]
+
+
+def test_given_a_draft_challenger_spent_a_card_then_it_draws_after_the_active_seat() -> None:
+    """RULES §9, §14.3, §17 A29: "The challenger's spent cards are refilled at end of turn after
+    the active seat"."""
+    state = _two_player_draft(RuleSet(players=2), [["piano", "piano"]])
+    s1 = state.hands[0][0]
+    c1 = state.hands[1][0]
+    events, state = run(
+        state,
+        (0, DraftSet(s1, (state.draft_piles[0][0],))),
+        (1, ChallengeDraft((c1,))),
+        (0, Concede()),
+    )
+    assert state.stacks[1][-1].type == "scooter"
+    assert [e.seat for e in events if isinstance(e, CardsDrawn)] == [0, 1]
+    assert [len(h) for h in state.hands] == [6, 6]
+
+
+@pytest.mark.parametrize(("requires_set", "window"), [(True, False), (False, True)])
+def test_given_a_would_be_challenger_without_sets_then_the_option_decides(
+    requires_set: bool, window: bool
+) -> None:
+    """RULES §14.3, §17 A28: the challenger must own a set unless
+    `draft_challenge_requires_own_set` is off."""
+    rs = RuleSet(players=2, draft_challenge_requires_own_set=requires_set)
+    state = _two_player_draft(rs, [])
+    _, state = execute(state, DraftSet(state.hands[0][0], (state.draft_piles[0][0],)), 0)
+    assert isinstance(state.pending, AwaitingDraftChallenge) is window
+
+
+def test_given_first_set_protection_then_a_drafted_first_set_opens_no_window() -> None:
+    """RULES §14.3, §17 A28 option `draft_set_first_set_protected`."""
+    rs = RuleSet(players=2, draft_set_first_set_protected=True)
+    state = lay_out(
+        rs,
+        hands={0: ["scooter", "piano"], 1: ["scooter", "gold"]},
+        stacks={1: [["piano", "piano"]]},
+        draft_piles=[["scooter", "piano"], ["toy_train"], ["toy_train"]],
+    )
+    events, state = execute(state, DraftSet(state.hands[0][0], (state.draft_piles[0][0],)), 0)
+    assert "DraftChallengePassed" not in kinds(events)
+    assert state.stacks[0][-1].type == "scooter"
+
+
+def test_given_a_revealed_move_then_a_revealed_swap_under_it_both_resolve_in_turn() -> None:
+    """RULES §14.6: "After resolving … flip the pile's next card; if that is again an action card,
+    resolve it too (chain)"; a stack under two sets needs no Move choice; an emptied pile stays
+    empty (§17 A33)."""
+    state = lay_out(
+        RuleSet(players=2, advanced=ACTIONS),
+        hands={0: ["scooter", "piano"], 1: ["toy_train"]},
+        stacks={0: [["jewels", "jewels"]], 1: [["piano", "piano"], ["sport_plane", "gold"]]},
+        draft_piles=[["scooter", "move", "swap"], ["toy_train"], ["toy_train"]],
+    )
+    scooter, move, swap = state.draft_piles[0]
+    events, state = execute(state, DraftSet(state.hands[0][0], (scooter,)), 0)
+    assert isinstance(state.pending, AwaitingMoveDirections)
+    assert state.pending.awaiting == (0, 1)  # both stacks hold two sets now
+    _, state = execute(state, ChooseMoveDirection("bottom_to_top"), 0)
+    events, state = execute(state, ChooseMoveDirection("top_to_bottom"), 1)
+    assert kinds(events)[:4] == [
+        "MoveDirectionChosen",
+        "RevealedMoveApplied",
+        "PileCardRevealed",
+        "RevealedSwapApplied",
+    ]
+    # Move: seat 1 [piano, plane] -> [plane, piano]; seat 0 [jewels, scooter] -> [scooter, jewels].
+    # Swap then exchanges the tops: seat 0 gets piano, seat 1 gets jewels.
+    assert [s.type for s in state.stacks[0]] == ["scooter", "piano"]
+    assert [s.type for s in state.stacks[1]] == ["sport_plane", "jewels"]
+    assert state.draft_piles[0] == () and {move, swap} <= set(state.out_of_play)
+    assert_conserved(state)
+
+
+def test_given_three_players_then_a_revealed_swap_acts_on_the_two_seats_beside_its_pile() -> None:
+    """[EN22] "its effect applies immediately … to the two players it rests between in a
+    three-player game." (RULES §14.1, §14.6)"""
+    state = lay_out(
+        RuleSet(players=3, advanced=ACTIONS),
+        hands={0: ["scooter", "piano"], 1: ["toy_train"], 2: ["toy_train"]},
+        stacks={0: [["jewels", "jewels"]], 1: [["piano", "piano"]], 2: [["cabin", "cabin"]]},
+        draft_piles=[["toy_train"], ["toy_train"], ["scooter", "swap", "comic_books"]],
+    )
+    events, state = execute(state, DraftSet(state.hands[0][0], (state.draft_piles[2][0],)), 0)
+    if isinstance(state.pending, AwaitingDraftChallenge):
+        events, state = execute(state, PassDraft(), 2)
+    swapped = next(e for e in events if isinstance(e, RevealedSwapApplied))
+    assert swapped.seats == (0, 2)
+    assert state.stacks[0][-1].type == "cabin" and state.stacks[2][-1].type == "scooter"
+    assert state.stacks[1][-1].type == "piano"
