@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+import signal
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -175,3 +177,19 @@ def assert_decide_agrees_with_legal(
         except RuleViolation:
             continue
         raise AssertionError(f"{command!r} by seat {actor} was accepted but is not legal")
+
+
+@contextmanager
+def finishes_within(seconds: float) -> Iterator[None]:
+    """Turn a hang (a flip or an automatic step that never ends) into a test failure."""
+
+    def hang(*_: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s: the engine is stuck in a loop")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -3,8 +3,6 @@ revealed action cards."""
 
 from __future__ import annotations
 
-import signal
-
 import pytest
 
 from service.domain import (
@@ -37,6 +35,7 @@ from service.domain.events import (
 from service.domain.ruleset import AdvancedOptions
 from service.domain.state import AwaitingDraftChallenge, AwaitingMoveDirections
 
+from .checks import finishes_within
 from .table import assert_conserved, kinds, lay_out, run
 
 ACTIONS = AdvancedOptions(action_cards=True)
@@ -278,16 +277,8 @@ def test_given_two_swaps_over_one_card_and_a_seat_without_sets_then_the_flips_st
     )
     scooter, swap_a, swap_b, comic = state.draft_piles[0]
 
-    def hang(*_: object) -> None:
-        raise TimeoutError("the revealed Swaps flip forever")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.alarm(5)
-    try:
+    with finishes_within(5):
         events, state = execute(state, DraftSet(state.hands[0][0], (scooter,)), 0)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
     assert [e for e in events if isinstance(e, PileCardRevealed)][-1] == PileCardRevealed(0, comic)
     assert state.draft_piles[0][0] == comic and state.draft_face_up[0]

@@ -41,6 +41,7 @@ from .checks import (
     assert_full_hands_while_deck_lasts,
     assert_sets_well_formed,
     assert_views_hide_cards,
+    finishes_within,
 )
 from .table import assert_conserved
 
@@ -143,7 +144,10 @@ def replay(commands: list[tuple[int | None, Command]], ruleset: RuleSet) -> list
 
 def check_game(ruleset: RuleSet, seed: bytes, rng_seed: int) -> None:
     # The low bit of the player's seed picks its style, so both get their share of examples.
-    commands, events, state = play_checked(ruleset, seed, rng_seed, aggressive=rng_seed % 2 == 1)
+    with finishes_within(60):
+        commands, events, state = play_checked(
+            ruleset, seed, rng_seed, aggressive=rng_seed % 2 == 1
+        )
     assert fold(new_game(ruleset), events) == state
     again = replay(commands, ruleset)
     assert msgspec.json.encode(again) == msgspec.json.encode(events)
@@ -200,3 +204,77 @@ def test_soak_random_games_keep_every_invariant(
 ) -> None:
     """The same property, as long as CYA_SOAK_EXAMPLES asks (CI runs a few)."""
     check_game(ruleset, seed, rng_seed)
+
+
+def crowd_piles_with_actions(state: GameState, rng: random.Random) -> GameState:
+    """Shorten the draft piles (their lower cards join the draw pile) and move every Swap and
+    Move into them — just under the top or among their last three cards, Swaps often side by
+    side — trading places with the cards there (so card conservation still holds). Flips then
+    run into actions early, while seats still lack sets."""
+    from msgspec.structs import replace
+
+    from service.domain.cards import SWAP, Kind, card_table
+
+    table = card_table(state.ruleset.edition)
+    hands = [list(h) for h in state.hands]
+    draw = list(state.draw_pile)
+    piles = [list(p) for p in state.draft_piles]
+    for pile in piles:
+        keep = rng.randint(3, len(pile))
+        draw.extend(pile[keep:])
+        del pile[keep:]
+    actions = [c for c in (*draw, *(c for h in hands for c in h)) if table[c].kind is Kind.ACTION]
+    last: tuple[int, int] | None = None
+    for card in actions:
+        p = rng.randrange(len(piles))
+        spot = rng.choice([rng.randrange(1, 3), rng.randrange(len(piles[p]) - 2, len(piles[p]))])
+        if table[card].type == SWAP and last and rng.random() < 0.8:
+            p, spot = last[0], min(last[1] + 1, len(piles[last[0]]) - 1)
+        pile = piles[p]
+        if table[pile[spot]].kind is Kind.ACTION:
+            continue
+        displaced = pile[spot]
+        pile[spot] = card
+        if table[card].type == SWAP:
+            last = (p, spot)
+        for place in (draw, *hands):
+            if card in place:
+                place[place.index(card)] = displaced
+    return replace(
+        state,
+        hands=tuple(tuple(h) for h in hands),
+        draw_pile=tuple(draw),
+        draft_piles=tuple(tuple(p) for p in piles),
+    )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.sampled_from([2, 3]),
+    edition=st.sampled_from([Edition.EN_2022, Edition.DE_2024]),
+    seed=st.binary(min_size=32, max_size=32),
+    rng_seed=st.integers(),
+)
+def test_given_action_cards_crowding_the_draft_piles_then_a_round_still_ends_cleanly(
+    players: int, edition: Edition, seed: bytes, rng_seed: int
+) -> None:
+    """RULES §14.6: revealed Swaps and Moves, their chains and returns, with seats that often
+    have no set yet — every flip sequence ends and every invariant holds."""
+    from service.domain import preset
+
+    rng = random.Random(rng_seed)
+    rs = preset("advanced_all", players, edition, end_mode=EndMode.QUICK)
+    _, state = execute(new_game(rs), StartGame(seed), None)
+    state = crowd_piles_with_actions(state, rng)
+    assert_conserved(state)
+    with finishes_within(30):
+        for _ in range(MAX_COMMANDS):
+            if state.status == "finished" or state.round_no > 1:
+                return
+            assert_decide_agrees_with_legal(state, rng)
+            seat = state.pending_seats()[0]
+            command = choose(legal_commands(state, seat), rng, aggressive=True)
+            new, after = execute(state, command, seat)
+            check_step(state, new, after)
+            state = after
+    pytest.fail("the round did not end")
