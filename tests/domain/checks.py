@@ -149,6 +149,37 @@ def random_command(state: GameState, rng: random.Random) -> tuple[int | None, Co
     return actor, rng.choice(makers)()  # type: ignore[no-untyped-call]
 
 
+def mutated(state: GameState, command: Command, rng: random.Random) -> Command:
+    """A legal command with one field changed: a card swapped for another card of the game
+    (often a foreign one), a seat moved, a card added or dropped."""
+    fields = msgspec.structs.asdict(command)
+    if not fields:
+        return command
+    name = rng.choice(sorted(fields))
+    value = fields[name]
+    everywhere = [c for h in state.hands for c in h] + list(state.draw_pile[:5])
+    everywhere += [p[0] for p in state.draft_piles if p] + list(state.discard_pile[-2:])
+    if isinstance(value, str) and "#" in value:
+        fields[name] = rng.choice(everywhere)
+    elif isinstance(value, tuple):
+        cards = list(value)
+        roll = rng.random()
+        if roll < 0.5 and cards:
+            cards[rng.randrange(len(cards))] = rng.choice(everywhere)
+        elif roll < 0.75:
+            cards.append(rng.choice(everywhere))
+        elif cards:
+            cards.pop(rng.randrange(len(cards)))
+        fields[name] = tuple(cards)
+    elif isinstance(value, int):
+        fields[name] = rng.randrange(-1, state.players + 1)
+    elif name == "position":
+        fields[name] = "second" if value == "top" else "top"
+    elif name == "direction":
+        fields[name] = "top_to_bottom" if value == "bottom_to_top" else "bottom_to_top"
+    return type(command)(**fields)
+
+
 def assert_decide_agrees_with_legal(
     state: GameState, rng: random.Random, legal_samples: int = 3, random_samples: int = 4
 ) -> None:
@@ -162,8 +193,13 @@ def assert_decide_agrees_with_legal(
         for command in rng.sample(legal, min(legal_samples, len(legal))):
             _, after = execute(state, command, seat)
             assert_conserved(after)
-    for _ in range(random_samples):
-        actor, command = random_command(state, rng)
+    tries: list[tuple[int | None, Command]] = [
+        random_command(state, rng) for _ in range(random_samples)
+    ]
+    for seat in state.pending_seats():
+        legal = legal_commands(state, seat)
+        tries += [(seat, mutated(state, rng.choice(legal), rng)) for _ in range(2)]
+    for actor, command in tries:
         allowed = (
             actor is not None
             and 0 <= actor < state.players
