@@ -171,7 +171,7 @@ def _per_player_count(players: int, examples: int) -> object:
 
 
 # Examples per player count: bigger tables play longer games (about 1 ms per checked step).
-EXAMPLES = {2: 60, 3: 50, 4: 40, 5: 30, 6: 30}
+EXAMPLES = {2: 40, 3: 35, 4: 25, 5: 20, 6: 15}
 
 
 @pytest.mark.parametrize("players", sorted(EXAMPLES))
