@@ -220,3 +220,21 @@ def test_given_a_setup_then_no_action_card_tops_a_draft_pile() -> None:
     for n in range(30):
         state = started(preset("advanced_all", 3), bytes([n]) * 32)
         assert all(table[p[0]].kind is not Kind.ACTION for p in state.draft_piles)
+
+
+def test_given_a_rule_set_built_from_plain_strings_then_it_plays_the_same_rules() -> None:
+    """RULES §3: a RuleSet built in code with the values' strings (as JSON carries them) must
+    not silently play other rules — no draft piles for classic_2011, advanced options refused,
+    and a to_million game that goes on below $1,000,000 (§12)."""
+    from service.domain.scoring import game_winners
+
+    classic = RuleSet(players=2, edition="classic_2011")  # type: ignore[arg-type]
+    assert not classic.uses_draft_piles and classic.hand_size == 5
+    with pytest.raises(ValueError, match="advanced"):
+        RuleSet(players=4, edition="classic_2011", advanced=ALL_ADVANCED)  # type: ignore[arg-type]
+    million = RuleSet(players=2, end_mode="to_million")  # type: ignore[arg-type]
+    assert game_winners(million, (10_000, 0), (1, 0), 1) is None
+    three = RuleSet(players=2, end_mode="highest_after_3_rounds")  # type: ignore[arg-type]
+    assert game_winners(three, (10_000, 0), (1, 0), 1) is None
+    tie = RuleSet(players=2, end_mode="quick", tie_policy="shared_win")  # type: ignore[arg-type]
+    assert game_winners(tie, (10_000, 10_000), (0, 0), 1) == (0, 1)
