@@ -99,9 +99,11 @@ def _revealed_swap(d: Decision, pile: int, card: str) -> None:
         d.emit(RevealedSwapApplied(pile, card, (a, b)))
         return
     rest = s.draft_piles[pile][1:]
-    # §17 A31: back into the pile and flip another — but only while a card other than a Swap
-    # remains, or a pile of Swaps would flip forever; otherwise it goes out of play.
-    if any(d.table[c].type != SWAP for c in rest):
+    # §17 A31: back into the pile and flip another — but only when the card flipped next is
+    # not a Swap. Nothing changes the stacks before that flip, so a Swap there could not apply
+    # either, and with [Swap, Swap, X] face down the only interior position (§17 A32) would
+    # swap the two Swaps forever. Otherwise this Swap goes out of play.
+    if rest and d.table[rest[0]].type != SWAP:
         position = pushback_position(s.round_seed, s.pushbacks, len(rest))
         d.emit(RevealedActionReturned(pile, card, position))
     else:

@@ -62,7 +62,7 @@ def _first_player(s: GameState, round_no: int, seed: bytes) -> int:
             return rs.first_player
         return SeedStream(seed, "first-player").uniform(n)  # no dealer is modelled (§17 A42)
     rotated = (s.first_player + 1) % n  # §17 A8
-    if rs.later_rounds_start is LaterRoundsStart.POOREST:
+    if rs.later_rounds_start == LaterRoundsStart.POOREST:
         order = [(rotated + i) % n for i in range(n)]
         return min(order, key=lambda seat: s.totals[seat])  # ties broken by rotation order
     return rotated

@@ -117,7 +117,7 @@ class RuleSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         # msgspec turns a ValueError raised here into a ValidationError when decoding.
         if not 2 <= self.players <= 6:
             raise ValueError(f"players must be between 2 and 6 (got {self.players}; §17 A54)")
-        if self.edition is Edition.CLASSIC_2011 and self.advanced.any_on():
+        if self.edition == Edition.CLASSIC_2011 and self.advanced.any_on():
             raise ValueError("advanced options need edition en_2022 or de_2024 (§17 A39)")
         if isinstance(self.first_player, int) and not 0 <= self.first_player < self.players:
             raise ValueError(
@@ -131,16 +131,16 @@ class RuleSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         opt = self.advanced.no_rechallenge_after_loss
         if opt is not None:
             return opt
-        return self.edition is Edition.EN_2022 and self.advanced.two_actions
+        return self.edition == Edition.EN_2022 and self.advanced.two_actions
 
     @property
     def uses_draft_piles(self) -> bool:
-        return self.edition is not Edition.CLASSIC_2011 and self.players <= 3
+        return self.edition != Edition.CLASSIC_2011 and self.players <= 3
 
     @property
     def hand_size(self) -> int:
         """Deal size and refill target H (RULES §5.2, §17 A2–A5)."""
-        if self.edition is Edition.CLASSIC_2011:
+        if self.edition == Edition.CLASSIC_2011:
             return 5 if self.players <= 3 else 4
         if self.players == 2 or self.advanced.hand_size_six:
             return 6
