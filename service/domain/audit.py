@@ -79,8 +79,7 @@ def _deal_problem(before: GameState, dealt: RoundStarted, seed: bytes) -> str | 
     fair = expected_deal(before, dealt.round_no, seed)
     if fair == dealt:
         return None
-    fields = [f for f in RoundStarted.__struct_fields__
-              if getattr(fair, f) != getattr(dealt, f)]
+    fields = [f for f in RoundStarted.__struct_fields__ if getattr(fair, f) != getattr(dealt, f)]
     return f"round {dealt.round_no}: the deal differs from its seed's in {', '.join(fields)}"
 
 
@@ -106,8 +105,13 @@ def audit(log: Sequence[Event]) -> AuditResult:
         elif isinstance(ev, CardsDrawn):
             top = state.draw_pile[: ev.count]
             if ev.cards is None or ev.cards != top or len(top) != ev.count:
-                findings.append(Finding(i, f"seat {ev.seat} drew {ev.cards}, the pile's top "
-                                           f"{ev.count} were {list(top)}"))
+                findings.append(
+                    Finding(
+                        i,
+                        f"seat {ev.seat} drew {ev.cards}, the pile's top "
+                        f"{ev.count} were {list(top)}",
+                    )
+                )
                 break
             draws += 1
         elif isinstance(ev, RoundEnded):
@@ -125,8 +129,12 @@ def audit(log: Sequence[Event]) -> AuditResult:
     return AuditResult(rounds, draws, first)
 
 
-def _check_reveal(i: int, ev: RoundEnded, started: dict[int, tuple[int, RoundStarted, GameState]],
-                  state: GameState) -> Finding | None:
+def _check_reveal(
+    i: int,
+    ev: RoundEnded,
+    started: dict[int, tuple[int, RoundStarted, GameState]],
+    state: GameState,
+) -> Finding | None:
     if ev.round_no not in started:
         return Finding(i, f"round {ev.round_no} ends but never started")
     j, dealt, before = started[ev.round_no]
