@@ -7,7 +7,7 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, Request, Response, get
-from litestar.params import Parameter
+from litestar.params import HeaderParameter, Parameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
@@ -37,7 +37,7 @@ class FollowController(Controller):
         self, request: Request, runtime: Runtime, player: Player, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
-        last_event_id: Annotated[str | None, Parameter(header="Last-Event-ID", required=False,
+        last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
                                                        max_length=16)] = None,
     ) -> Response[EventPage]:
         async with runtime.services.store.read() as conn:

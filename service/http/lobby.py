@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 import sqlalchemy as sa
 from litestar import Controller, get, post
-from litestar.params import Body, Parameter
+from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
@@ -32,8 +32,8 @@ from .schemas import (
     NewGame,
 )
 
-IdempotencyKey = Annotated[str | None, Parameter(
-    header="Idempotency-Key", required=False, max_length=128,
+IdempotencyKey = Annotated[str | None, HeaderParameter(
+    name="Idempotency-Key", required=False, max_length=128,
     description="Send the same key again to get the first result instead of acting twice.",
 )]
 _rules = msgspec.json.Decoder(RuleSet)

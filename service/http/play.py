@@ -8,7 +8,7 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import Parameter
+from litestar.params import HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
@@ -24,8 +24,8 @@ from .problems import Problem, not_your_decision, problem_responses, rule_violat
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
 
 _encode = msgspec.json.Encoder().encode
-IfMatch = Annotated[str | None, Parameter(
-    header="If-Match", required=False, max_length=32,
+IfMatch = Annotated[str | None, HeaderParameter(
+    name="If-Match", required=False, max_length=32,
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.",
 )]
@@ -74,7 +74,7 @@ class PlayController(Controller):
         self, runtime: Runtime, player: Player, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
-        if_none_match: Annotated[str | None, Parameter(header="If-None-Match", required=False,
+        if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
                                                        max_length=64)] = None,
     ) -> Response[ViewOut]:
         services = runtime.services
