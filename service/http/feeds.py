@@ -81,8 +81,10 @@ class Feed:
                 except Exception:  # the database may be away for a moment: retry on the timer
                     log.exception("feed refresh failed for %s", self.game_id)
         finally:
-            if pending is not None:
+            if pending is not None:  # it runs the generator: end it before closing that
                 pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await pending
             await sub.aclose()  # type: ignore[attr-defined]
 
 
