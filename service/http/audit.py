@@ -41,7 +41,8 @@ class AuditController(Controller):
          description="For a finished game (anyone who may watch it), or for its creator when "
          "the creator holds no seat (a seated creator would see the other hands).",
          media_type="application/x-ndjson",
-         responses={200: ResponseSpec(data_container=HistoryLine, media_type="application/x-ndjson",
+         responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
+                                      media_type="application/x-ndjson",
                                       description="One JSON event per line, oldest first."),
                     **problem_responses(401, 403, 404, 429)})
     async def history(self, runtime: Runtime, player: Player, game_id: str) -> Response[bytes]:

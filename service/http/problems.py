@@ -125,7 +125,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
     """OpenAPI entries for the problems a route may answer with."""
     return {
         s: ResponseSpec(
-            data_container=ProblemBody, media_type=MEDIA_TYPE,
+            data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
             description=_DESCRIPTIONS[s],
             examples=[Example(summary=_HTTP_CODES.get(s, "problem"), value={
                 "type": PROBLEM_TYPE + _EXAMPLE_CODE[s].replace("_", "-"),
