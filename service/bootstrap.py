@@ -23,6 +23,7 @@ class Services:
     publisher: Publisher
 
     async def close(self) -> None:
+        await self.pipeline.close()
         await self.publisher.close()
         await self.engine.dispose()
 
