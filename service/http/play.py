@@ -134,6 +134,9 @@ class PlayController(Controller):
                     raise not_your_decision(awaiting) from None
             legal = legal_commands(game.state, seat) if game.status == "playing" else []
             raise rule_violation(exc, _commands_json(legal)) from None  # type: ignore[arg-type]
-        events = [EventOut(s.version, redacted_for(s, seat)) for s in outcome.events]
+        # A dry run must not become a peek at the draw pile: uncommitted draws (and deals) are
+        # shown as their public shadow, as a spectator would see them.
+        viewer = seat if outcome.committed else None
+        events = [EventOut(s.version, redacted_for(s, viewer)) for s in outcome.events]
         return CommandResult(game_id, outcome.version, events, outcome.replayed,
                              outcome.committed)
