@@ -91,6 +91,7 @@ class Table:
     seats: list[Seat]
     turn: int = 0
     over: bool = False
+    version: int = 0
 
 
 def _kind(card: str) -> str:
@@ -150,6 +151,7 @@ class Load:
             s.hand = list(view["view"]["hand"] or [])
             t.turn = view["awaiting"][0] if view["awaiting"] else 0
             t.over = view["status"] == "finished"
+            t.version = view["version"]
 
     async def move(self, t: Table) -> float:
         """One command by the seat whose turn it is; returns its latency in seconds."""
@@ -258,7 +260,7 @@ async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
     async def subscribe(t: Table, seat: Seat) -> None:
         nonlocal connected
         async with load.http.get(
-            f"{load.base}/v1/games/{t.game_id}/events?after=1000000",
+            f"{load.base}/v1/games/{t.game_id}/events?after={t.version}",
             headers={**seat.auth, "Accept": "text/event-stream"},
             timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
         ) as r:
@@ -305,7 +307,7 @@ async def run_load(base: str, seconds: float) -> dict[str, Any]:
     load = Load(base)
     try:
         stock = []
-        for _ in range(3):  # make the games in parallel batches, outside the timing
+        for _ in range(2):  # make the games in parallel batches, outside the timing
             stock += await asyncio.gather(*(load.table() for _ in range(GAMES)))
         games = Games(load, stock)
         await _timed(1.0, games.step, GAMES)  # warm up
@@ -322,7 +324,7 @@ async def run_load(base: str, seconds: float) -> dict[str, Any]:
             return 0.0
 
         views, _ = await _timed(seconds, view, GAMES)
-        sse_tables = [await load.table() for _ in range(50)]
+        sse_tables = list(await asyncio.gather(*(load.table() for _ in range(50))))
         sse = await sse_delivery(load, sse_tables, SSE_SUBSCRIBERS, 100)
     finally:
         await load.close()

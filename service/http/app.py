@@ -28,6 +28,7 @@ from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS
 from .settings import HttpSettings, get_http_settings
+from .views import MemoryViews
 
 API_VERSION = "1.0.0"
 DESCRIPTION = """\
@@ -67,7 +68,9 @@ def create_app(
     http = http or get_http_settings()
     services = build(settings, scheduler=scheduler)
     runtime = Runtime(services, PlayerDirectory(services.engine),
-                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http)
+                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
+                      MemoryViews() if http.views_from_memory and not settings.redis_url
+                      else None)
 
     async def shutdown(app: Litestar) -> None:
         await runtime.feeds.close()
