@@ -54,7 +54,7 @@ def serve(port: int) -> None:
     from litestar import get, post
 
     from service.config import Settings
-    from service.http.app import create_app
+    from service.http.app import create_app, tune_gc
     from service.http.settings import HttpSettings
 
     @post("/bench/hello", operation_id="benchHelloPost", status_code=200, security=[])
@@ -68,6 +68,7 @@ def serve(port: int) -> None:
     app = create_app(Settings.from_env(), HttpSettings(rate_limit_per_minute=0))
     app.register(hello_post)
     app.register(hello_get)
+    tune_gc()  # as `app_from_env` does for serve.sh
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False,
                 backlog=4096, timeout_keep_alive=60)
 
@@ -218,9 +219,13 @@ class Games:
         return await self.load.move(t)
 
 
-def p99(values: list[float]) -> float:
+def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000 if ordered else 0.0
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+def p99(values: list[float]) -> float:
+    return pct(values, 0.99)
 
 
 async def hello_rate(load: Load, method: str, duration: float) -> float:
@@ -304,10 +309,13 @@ async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
 
 
 async def run_load(base: str, seconds: float) -> dict[str, Any]:
+    import gc
+
+    gc.set_threshold(100_000, 50, 1000)  # the load generator's pauses are not the server's
     load = Load(base)
     try:
         stock = []
-        for _ in range(2):  # make the games in parallel batches, outside the timing
+        for _ in range(6):  # make the games in parallel batches, outside the timing
             stock += await asyncio.gather(*(load.table() for _ in range(GAMES)))
         games = Games(load, stock)
         await _timed(1.0, games.step, GAMES)  # warm up
@@ -332,9 +340,12 @@ async def run_load(base: str, seconds: float) -> dict[str, Any]:
         "hello_post_per_s": round(hello_post), "commands_per_s": round(command_rate),
         "commands_vs_hello_post": round(command_rate / hello_post, 3),
         "half_rate_per_s": round(command_rate / 2),
+        "p50_ms_at_half_rate": round(pct(latencies, 0.5), 2),
+        "p90_ms_at_half_rate": round(pct(latencies, 0.9), 2),
         "p99_ms_at_half_rate": round(p99(latencies), 2),
         "hello_get_per_s": round(hello_get), "view_per_s": round(views / seconds),
         "view_vs_hello_get": round(views / seconds / hello_get, 3),
+        "games_left_in_stock": len(games.stock),
         "sse_subscribers": SSE_SUBSCRIBERS, "sse_deliveries": len(sse),
         "sse_p99_delivery_ms": round(p99(sse), 2),
     }

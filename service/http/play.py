@@ -83,7 +83,8 @@ class PlayController(Controller):
                 await feed.wait_past(wait_for_version - 1, wait)
         services = runtime.services
         if runtime.memory_views is not None and services.pipeline.cache is not None:
-            game = await services.pipeline.load(game_id)
+            if wait_for_version is not None:
+                game = await services.pipeline.load(game_id)
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
             async with single_read(services.engine) as conn:
