@@ -138,11 +138,25 @@ class Committer:
     async def _drain(self) -> None:
         try:
             while self._pending:
-                group = self._pending[: self._max_group]
-                del self._pending[: self._max_group]
-                await self._write(group)
+                await self._write(self._take())
         finally:
             self._active -= 1
+
+    def _take(self) -> list[_Write]:
+        """The next group: at most one command per game, since one statement cannot upsert a
+        row twice (the later command of a game waits for the next group, and most likely
+        fails there on the version the earlier one took)."""
+        group: list[_Write] = []
+        rest: list[_Write] = []
+        games: set[str] = set()
+        for write in self._pending:
+            if len(group) < self._max_group and write.batch.game_id not in games:
+                games.add(write.batch.game_id)
+                group.append(write)
+            else:
+                rest.append(write)
+        self._pending = rest
+        return group
 
     async def _write(self, group: list[_Write]) -> None:
         try:
@@ -155,9 +169,8 @@ class Committer:
                 for write in group:  # find out whose it was: each alone
                     await self._write([write])
                 return
-        except UniqueViolationError as exc:
+        except UniqueViolationError:  # a group of one: this command lost its race
             group[0].done.set_exception(AppendRejected(group[0].batch.game_id))
-            del exc
             return
         except BaseException as exc:  # the waiting commands must hear of any failure
             for write in group:
