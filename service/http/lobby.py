@@ -60,10 +60,12 @@ def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
     """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
     n = data.ruleset.players
     seats: list[Seat | None] = [None] * n
-    for bot in (b for b in data.bots if b.seat is not None):
-        if bot.seat >= n or seats[bot.seat] is not None:  # type: ignore[operator]
+    for bot in data.bots:
+        if bot.seat is None:
+            continue
+        if bot.seat >= n or seats[bot.seat] is not None:
             raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
-        seats[bot.seat] = BotSeat(bot.level)  # type: ignore[index]
+        seats[bot.seat] = BotSeat(bot.level)
     wanted: list[Seat] = [HumanSeat(creator)] if data.join else []
     wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
     for controller in wanted:

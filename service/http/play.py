@@ -47,6 +47,12 @@ async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game,
     return game, seat
 
 
+def _legal(game: Game, seat: int) -> list[SeatCommand]:
+    if game.status != "playing" or game.state is None:
+        return []
+    return legal_commands(game.state, seat)
+
+
 def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
     return msgspec.to_builtins(commands)  # type: ignore[no-any-return]
 
@@ -96,8 +102,11 @@ class PlayController(Controller):
             version, body = row.version, body_from_row(game_id, seat, row)
         etag = f'"{version}"'
         if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
-            return Response(content=b"", status_code=304, headers={"ETag": etag})
-        return Response(content=body, media_type="application/json", headers={"ETag": etag})
+            return Response(content=b"", status_code=304,  # type: ignore[arg-type]
+                            headers={"ETag": etag})
+        # The bytes are a ViewOut already (see views.py); Response passes bytes through.
+        return Response(content=body, media_type="application/json",  # type: ignore[arg-type]
+                        headers={"ETag": etag})
 
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
@@ -109,8 +118,8 @@ class PlayController(Controller):
                 games.c.game_id == game_id))
         if current is not None and game.version < current:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
-        commands = legal_commands(game.state, seat) if game.status == "playing" else []
-        return LegalCommands(game_id, game.version, seat, commands)  # type: ignore[arg-type]
+        commands = _legal(game, seat)
+        return LegalCommands(game_id, game.version, seat, commands)
 
     @post("/commands", operation_id="postCommand", summary="Send one command",
           description="Returns the events it caused, as you may see them, and the new version. "
@@ -130,12 +139,11 @@ class PlayController(Controller):
                                           actor=f"player:{player.player_id}", dry_run=dry_run)
         except RuleViolation as exc:
             game = await pipeline.load(game_id, fresh=True)
-            if game.status == "playing":
-                awaiting = game.state.pending_seats()  # type: ignore[union-attr]
+            if game.status == "playing" and game.state is not None:
+                awaiting = game.state.pending_seats()
                 if seat not in awaiting:
                     raise not_your_decision(awaiting) from None
-            legal = legal_commands(game.state, seat) if game.status == "playing" else []
-            raise rule_violation(exc, _commands_json(legal)) from None  # type: ignore[arg-type]
+            raise rule_violation(exc, _commands_json(_legal(game, seat))) from None
         # A dry run must not become a peek at the draw pile: uncommitted draws (and deals) are
         # shown as their public shadow, as a spectator would see them.
         viewer = seat if outcome.committed else None

@@ -36,7 +36,7 @@ def target(sqlite_live):
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=80, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 def test_given_generated_requests_then_no_5xx_and_every_answer_fits_the_contract(case, target):
     url, auth, game_id = target
