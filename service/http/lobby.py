@@ -21,6 +21,7 @@ from service.pipeline import Outcome
 from service.players import Player
 from service.resign import resign
 
+from . import examples
 from .context import GameAccess, Runtime, game_access
 from .problems import Problem, problem_responses
 from .schemas import (
@@ -91,7 +92,8 @@ class GamesController(Controller):
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
           responses=WRITE_PROBLEMS)
-    async def create_game(self, runtime: Runtime, player: Player, data: NewGame,
+    async def create_game(self, runtime: Runtime, player: Player,
+                          data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
                           idempotency_key: IdempotencyKey = None) -> GameSummary:
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
                              data.timeout_policy, data.public)
@@ -149,7 +151,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS)
     async def join(self, runtime: Runtime, player: Player, game_id: str,
-                   data: Annotated[JoinSeat | None, Body()] = None,
+                   data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
         seat = data.seat if data else None
         await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
@@ -158,7 +160,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS)
     async def add_bot(self, runtime: Runtime, player: Player, game_id: str,
-                      data: Annotated[AddBotBody | None, Body()] = None,
+                      data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
                       idempotency_key: IdempotencyKey = None) -> GameSummary:
         body = data or AddBotBody()
         await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,

@@ -8,7 +8,7 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import HeaderParameter, Parameter
+from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
@@ -18,6 +18,7 @@ from service.game import Game
 from service.pipeline import GameNotFound
 from service.players import Player
 
+from . import examples
 from .context import Runtime, may_watch, seat_in, single_read
 from .lobby import IdempotencyKey
 from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
@@ -127,7 +128,8 @@ class PlayController(Controller):
           "command if the game moved on; `?dry_run=true` decides without committing.",
           status_code=200, responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429))
     async def command(
-        self, runtime: Runtime, player: Player, game_id: str, data: SeatCommand,
+        self, runtime: Runtime, player: Player, game_id: str,
+        data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,
     ) -> CommandResult:
