@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from litestar import Controller, get, post
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import GameView, RuleSet, RuleViolation
+from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
 from service.events.tables import SPECTATOR, game_views, games
 from service.lobby import AddBot, BotSeat, CreateGame, HumanSeat, LeaveSeat, Start, TakeSeat
@@ -107,6 +107,7 @@ class GamesController(Controller):
         self, runtime: Runtime, player: Player,
         status: Literal["lobby", "playing", "finished"] | None = None,
         edition: Edition | None = None,
+        end_mode: EndMode | None = None,
         players: Annotated[int | None, Parameter(ge=2, le=6)] = None,
         cursor: Annotated[str | None, Parameter(max_length=200)] = None,
         limit: Annotated[int, Parameter(ge=1, le=100)] = 20,
@@ -116,6 +117,10 @@ class GamesController(Controller):
             q = q.where(games.c.status == status)
         if players is not None:
             q = q.where(games.c.players == players)
+        # The rule set is stored as msgspec's compact JSON, so a field is an exact substring.
+        for name, value in (("edition", edition), ("end_mode", end_mode)):
+            if value is not None:
+                q = q.where(sa.cast(games.c.ruleset, sa.Text).contains(f'"{name}":"{value}"'))
         after = _cursor(cursor)
         if after is not None:
             q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
@@ -126,8 +131,6 @@ class GamesController(Controller):
         page = [summary(GameAccess(r.game_id, r.status, r.creator, r.public,
                                    msgspec.json.decode(r.seats, type=list[Seat | None]),
                                    r.version, r.deadline, r)) for r in rows]
-        if edition is not None:  # the edition sits inside the rule set's JSON
-            page = [g for g in page if g.ruleset.edition == edition]
         more = len(rows) > limit
         page = page[:limit]
         next_cursor = None
