@@ -19,7 +19,7 @@ from service.pipeline import GameNotFound
 from service.players import Player
 
 from . import examples
-from .context import Runtime, may_watch, seat_in, single_read
+from .context import Caller, Runtime, may_watch, seat_in, single_read
 from .lobby import IdempotencyKey
 from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
@@ -75,12 +75,13 @@ class PlayController(Controller):
                                           documentation_only=True)],
          responses=problem_responses(400, 401, 403, 404, 429))
     async def view(
-        self, runtime: Runtime, player: Player, game_id: str,
+        self, caller: Caller, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
                                                        max_length=64)] = None,
     ) -> Response[ViewOut]:
+        runtime, player = caller.runtime, caller.player
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
@@ -112,7 +113,8 @@ class PlayController(Controller):
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
          responses=problem_responses(401, 403, 404, 429))
-    async def legal(self, runtime: Runtime, player: Player, game_id: str) -> LegalCommands:
+    async def legal(self, caller: Caller, game_id: str) -> LegalCommands:
+        runtime, player = caller.runtime, caller.player
         game, seat = await _seated(runtime, game_id, player)
         async with single_read(runtime.services.engine) as conn:
             current = await conn.scalar(sa.select(games.c.version).where(
@@ -128,11 +130,12 @@ class PlayController(Controller):
           "command if the game moved on; `?dry_run=true` decides without committing.",
           status_code=200, responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429))
     async def command(
-        self, runtime: Runtime, player: Player, game_id: str,
+        self, caller: Caller, game_id: str,
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,
     ) -> CommandResult:
+        runtime, player = caller.runtime, caller.player
         pipeline = runtime.services.pipeline
         expected = parse_version_tag(if_match) if if_match is not None else None
         _, seat = await _seated(runtime, game_id, player)
