@@ -8,6 +8,7 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
@@ -73,7 +74,10 @@ class PlayController(Controller):
          "answer comes once the game reaches version N, or after S seconds as it stands.",
          response_headers=[ResponseHeader(name="ETag", description="The game version",
                                           documentation_only=True)],
-         responses=problem_responses(400, 401, 403, 404, 429))
+         responses={304: ResponseSpec(data_container=None, generate_examples=False,
+                                      description="Not modified: `If-None-Match` names the "
+                                                  "current version."),
+                    **problem_responses(400, 401, 403, 404, 429)})
     async def view(
         self, caller: Caller, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
