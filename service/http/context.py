@@ -1,0 +1,160 @@
+"""What every route may depend on: the wired services, the caller, and a game's access facts.
+
+A game's `games` row (kept in the same transaction as its log) says who sits where and
+whether it is public; from it follows what the caller may see: their seat's view, the
+spectator's, or nothing (403) for a private game they have no part in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from litestar import Request
+from litestar.datastructures import State
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from service.bootstrap import Services
+from service.events.tables import games
+from service.game import Game
+from service.lobby import Controller, HumanSeat
+from service.pipeline import GameNotFound, Pipeline
+from service.players import Player, PlayerDirectory
+
+from .feeds import Feeds
+from .problems import forbidden, unauthorized
+from .settings import HttpSettings
+from .views import MemoryViews
+
+_seats = msgspec.json.Decoder(list[Controller | None])
+
+
+@dataclass
+class Runtime:
+    """Everything the app holds for its lifetime (in `app.state.runtime`)."""
+
+    services: Services
+    players: PlayerDirectory
+    feeds: Feeds
+    settings: HttpSettings
+    memory_views: MemoryViews | None = None  # set when this process is the only writer
+
+
+@dataclass(frozen=True, slots=True)
+class GameAccess:
+    game_id: str
+    status: str
+    creator: str
+    public: bool
+    seats: list[Controller | None]
+    version: int
+    deadline: datetime | None
+    row: Any
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, c in enumerate(self.seats):
+            if isinstance(c, HumanSeat) and c.player_id == player_id:
+                return i
+        return None
+
+    def viewer(self, player: Player) -> int | None:
+        """The caller's seat, None to watch as a spectator, or 403 for a private game."""
+        seat = self.seat_of(player.player_id)
+        if seat is None and not self.public and player.player_id != self.creator:
+            raise forbidden("private_game", "This game is private to its players.")
+        return seat
+
+    def seat(self, player: Player) -> int:
+        seat = self.seat_of(player.player_id)
+        if seat is None:
+            self.viewer(player)  # a private game: say so rather than "not seated"
+            raise forbidden("not_seated", "You have no seat in this game.")
+        return seat
+
+
+@asynccontextmanager
+async def single_read(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """One statement, no BEGIN/COMMIT around it: a single round trip for the hot reads. A
+    single SELECT sees one committed snapshot, so it needs no transaction of its own."""
+    async with engine.connect() as conn:
+        await conn.execution_options(isolation_level="AUTOCOMMIT")
+        yield conn
+
+
+async def seat_in(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Game, int | None]:
+    """The folded game and the caller's seat, from the pipeline's cache when it can be trusted.
+
+    Seats change in the lobby (and by resignation); this process's cache sees its own writes,
+    but another process's join may be missing, so an unseated answer in the lobby is checked
+    on fresh state.
+    """
+    game = await pipeline.load(game_id)
+    seat = game.lobby.seat_of(player.player_id) if game.lobby else None
+    if seat is None and game.status == "lobby":  # after the deal nobody new sits down
+        game = await pipeline.load(game_id, fresh=True)
+        seat = game.lobby.seat_of(player.player_id) if game.lobby else None
+    return game, seat
+
+
+def may_watch(game: Game, player: Player) -> None:
+    lobby = game.lobby
+    if lobby is not None and not lobby.public and player.player_id != lobby.creator:
+        raise forbidden("private_game", "This game is private to its players.")
+
+
+async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
+    row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    deadline = row.deadline
+    if deadline is not None and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)
+    return GameAccess(row.game_id, row.status, row.creator, row.public, _seats.decode(row.seats),
+                      row.version, deadline, row)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who calls (from the bearer key) and the app's runtime: one dependency, resolved once."""
+
+    runtime: Runtime
+    player: Player
+
+
+async def provide_runtime(state: State) -> Runtime:
+    return state.runtime  # type: ignore[no-any-return]
+
+
+async def provide_caller(request: Request[Any, Any, Any], state: State) -> Caller:
+    runtime: Runtime = state.runtime
+    token = _bearer(request.scope["headers"])
+    if not token:
+        raise unauthorized()
+    player = await runtime.players.by_key(token)
+    if player is None:
+        raise unauthorized("Unknown API key.")
+    return Caller(runtime, player)
+
+
+def _bearer(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The bearer token, read straight from the ASGI headers (no header object per request)."""
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            return token.strip() if scheme.lower() == "bearer" else None
+    return None
+
+
+def rate_limit_identity(request: Request[Any, Any, Any]) -> str:
+    """Limits count per API key (its hash: keys never sit in memory longer than a request)."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return "key:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+    client = request.client
+    return "addr:" + (client.host if client else "unknown")
