@@ -55,6 +55,17 @@ def db_upgrade(settings: Settings, revision: str) -> None:
     click.echo(f"database at {revision}")
 
 
+@main.command()
+@click.option("--name", default=None, help="The worker's name in RQ (default: host and pid).")
+@click.option("--burst", is_flag=True, help="Quit once the queue is empty.")
+@click.pass_obj
+def worker(settings: Settings, name: str | None, burst: bool) -> None:
+    """Run an RQ worker for bot moves and turn clocks (with RQ's scheduler and the sweeper)."""
+    from workers.main import run  # the worker is a separate deployable; load it only here
+
+    run(settings, name=name, burst=burst)
+
+
 @main.group()
 def projections() -> None:
     """Read models."""
