@@ -28,6 +28,11 @@ def lock_key(queue_name: str) -> str:
     return f"cya:sweeper:{queue_name}"
 
 
+def requeued_counter(queue_name: str) -> str:
+    """How many decisions sweepers handed out again: a lost job or a Redis restart shows here."""
+    return f"cya:sweeper:requeued:{queue_name}"
+
+
 class Sweeper(threading.Thread):
     def __init__(self, settings: Settings, owner: str) -> None:
         super().__init__(name="cya-sweeper", daemon=True)
@@ -69,5 +74,6 @@ class Sweeper(threading.Thread):
         n = requeue_lost(queue, rows, started_grace_s=s.sweep_grace_s,
                          bot_delay_ms=s.bot_delay_ms)
         if n:
+            queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)
         return n
