@@ -25,6 +25,7 @@ class Services:
 
     async def close(self) -> None:
         await schedulers.close(self.pipeline.scheduler)
+        await self.pipeline.close()
         await self.publisher.close()
         await self.engine.dispose()
 

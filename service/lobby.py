@@ -61,7 +61,15 @@ class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
     player_id: str
 
 
-LobbyEvent = GameCreated | SeatTaken | SeatLeft
+class SeatResigned(_LobbyEvent, frozen=True, tag="seat_resigned"):
+    """A player gave up a running game: a bot of `bot_level` plays the seat to the end."""
+
+    seat: int
+    player_id: str
+    bot_level: BotLevel
+
+
+LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned
 
 
 # Commands (imperative): what a player asks of the lobby.
@@ -178,6 +186,8 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
             return replace(lobby, seats=_put(lobby.seats, seat, controller))
         case SeatLeft(seat=seat) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, None))
+        case SeatResigned(seat=seat, bot_level=level) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, BotSeat(level)))
     raise ValueError(f"{type(event).__name__} before game_created")
 
 

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from msgspec.structs import replace
-from sqlalchemy.exc import IntegrityError
 
+from .commit import Committer
 from .domain import RuleViolation, StartGame, execute
 from .domain.commands import SeatCommand
 from .events.codec import AnyEvent
 from .events.store import (
+    AppendRejected,
     EventStore,
     IdempotencyKeyReused,
     StoredEvent,
@@ -31,7 +32,6 @@ from .events.store import (
 from .game import Game, advance, apply
 from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
 from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
-from .projections.writer import project
 from .state_cache import StateCache
 
 Decider = Callable[[Game], tuple[list[AnyEvent], Game]]
@@ -65,12 +65,19 @@ class Pipeline:
         publisher: Publisher | None = None,
         scheduler: Scheduler | None = None,
         conflict_retries: int = 8,
+        master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
         self.store = store
+        self.committer = Committer(store)
+        # Replays and benchmarks pass fixed seeds; the server's are secret and fresh.
+        self.master_seeds = master_seeds
         self.cache = cache
         self.publisher: Publisher = publisher or LocalPublisher()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.retries = conflict_retries
+
+    async def close(self) -> None:
+        await self.committer.close()
 
     # Entry points.
 
@@ -101,7 +108,7 @@ class Pipeline:
             new: list[AnyEvent] = list(decide_lobby(game.lobby, command, player_id))
             if isinstance(command, Start):
                 assert game.state is not None
-                events, state = execute(game.state, StartGame(secrets.token_bytes(32)), None)
+                events, state = execute(game.state, StartGame(self.master_seeds()), None)
                 return new + list(events), replace(_fold(game, new), state=state)
             return new, _fold(game, new)
 
@@ -195,15 +202,14 @@ class Pipeline:
             if dry_run or not new_events:
                 return self._unsaved(game, new_events)
             at = datetime.now(UTC)
+            batch = self.store.prepare(
+                game_id, game.version, game.last_hash, new_events, command_id=command_id,
+                body_sha256=body_sha, actor=actor, recorded_at=at,
+            )
+            after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
             try:
-                async with self.store.write() as conn:
-                    stored = await self.store.append(
-                        conn, game_id, game.version, game.last_hash, new_events,
-                        command_id=command_id, body_sha256=body_sha, actor=actor, recorded_at=at,
-                    )
-                    after = advance(after, stored[-1].version, stored[-1].hash, at)
-                    due = await project(conn, after)
-            except IntegrityError:
+                due = await self.committer.commit(batch, after)
+            except AppendRejected:
                 # Someone appended first: the same command (return its outcome) or another.
                 if self.cache is not None:
                     self.cache.discard(game_id)
@@ -220,7 +226,7 @@ class Pipeline:
                 self.cache.put(after)
             await self.publisher.publish(game_id, after.version)
             await self.scheduler.schedule(game_id, due)
-            return Outcome(game_id, after.version, tuple(stored))
+            return Outcome(game_id, after.version, tuple(batch.stored))
         raise VersionConflict(game_id, game.version, game.version + 1)
 
     async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.domain import redact, visibility
@@ -53,6 +54,22 @@ class StoredEvent:
     actor: str | None
     recorded_at: datetime
     hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One command's events, encoded and hash-chained, not yet written."""
+
+    game_id: str
+    expected_version: int
+    command_id: str | None
+    body_sha256: str
+    rows: list[dict[str, Any]]
+    stored: list[StoredEvent]
+
+
+class AppendRejected(Exception):
+    """A unique constraint refused the append: the version or the command id is taken."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +116,8 @@ class EventStore:
         async with self.engine.connect() as conn, conn.begin():
             yield conn
 
-    async def append(
+    def prepare(
         self,
-        conn: AsyncConnection,
         game_id: str,
         expected_version: int,
         prev_hash: str,
@@ -111,8 +127,8 @@ class EventStore:
         body_sha256: str | None = None,
         actor: str | None = None,
         recorded_at: datetime | None = None,
-    ) -> list[StoredEvent]:
-        """Insert the events as versions expected+1…; an IntegrityError means someone was first."""
+    ) -> Batch:
+        """Encode and chain the events as versions expected+1…, ready to insert."""
         at = recorded_at or datetime.now(UTC)
         rows: list[dict[str, Any]] = []
         stored: list[StoredEvent] = []
@@ -131,14 +147,21 @@ class EventStore:
                 "recorded_at": at, "hash": h,
             })
             stored.append(StoredEvent(game_id, version, etype, sv, ev, vis, cid, actor, at, h))
-        if rows:
-            await conn.execute(events.insert(), rows)
-        if command_id is not None and rows:
-            await conn.execute(commands.insert().values(
-                game_id=game_id, command_id=command_id, body_sha256=body_sha256 or "",
-                first_version=expected_version + 1, last_version=expected_version + len(rows),
-            ))
-        return stored
+        return Batch(game_id, expected_version, command_id, body_sha256 or "", rows, stored)
+
+    async def append(self, conn: AsyncConnection, batch: Batch) -> None:
+        """Insert a prepared batch; `AppendRejected` if another writer got there first."""
+        try:
+            if batch.rows:
+                await conn.execute(events.insert(), batch.rows)
+            if batch.command_id is not None and batch.rows:
+                await conn.execute(commands.insert().values(
+                    game_id=batch.game_id, command_id=batch.command_id,
+                    body_sha256=batch.body_sha256, first_version=batch.expected_version + 1,
+                    last_version=batch.expected_version + len(batch.rows),
+                ))
+        except IntegrityError as exc:
+            raise AppendRejected(batch.game_id) from exc
 
     async def current_version(self, conn: AsyncConnection, game_id: str) -> int:
         v = await conn.scalar(

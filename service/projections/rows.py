@@ -11,8 +11,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
-from service.domain import player_view, spectator_view
+from service.domain import GameState, GameView, spectator_view
 from service.events.tables import SPECTATOR
 from service.game import Game
 from service.lobby import BotSeat, HumanSeat
@@ -60,14 +61,22 @@ def view_rows(game: Game) -> list[dict[str, Any]]:
     """The exact JSON the API serves: one view per seat and the spectator's."""
     state = game.state
     assert state is not None
+    spectator = spectator_view(state)
     rows = [
         {"game_id": game.game_id, "viewer": seat, "version": game.version,
-         "view": _encode(player_view(state, seat)).decode()}
+         "view": _encode(_seat_view(state, spectator, seat)).decode()}
         for seat in range(state.players)
     ]
     rows.append({"game_id": game.game_id, "viewer": SPECTATOR, "version": game.version,
-                 "view": _encode(spectator_view(state)).decode()})
+                 "view": _encode(spectator).decode()})
     return rows
+
+
+def _seat_view(state: GameState, spectator: GameView, seat: int) -> GameView:
+    """`player_view(state, seat)`, built from the spectator's view: a seat sees exactly what a
+    spectator sees plus its own hand (tests hold this equal to `player_view`)."""
+    hand = state.hands[seat] if state.hands else None
+    return replace(spectator, viewer=seat, hand=hand)
 
 
 def due_row(game: Game) -> dict[str, Any] | None:

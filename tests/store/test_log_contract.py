@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy.exc import IntegrityError
 
 from service.audit import verify
 from service.domain import RuleViolation
 from service.domain.commands import EndTurn
-from service.events.store import IdempotencyKeyReused, VersionConflict
+from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound
 
@@ -119,11 +118,12 @@ async def test_given_many_writers_on_one_game_then_one_wins_each_version_without
                 async with store.read() as conn:
                     log = await store.load(conn, game_id)
                 v, h = log[-1].version, log[-1].hash
+                batch = store.prepare(game_id, v, h, [SeatTaken(w % 4, HumanSeat(f"w{w}"))],
+                                      actor=f"writer:{w}")
                 try:
                     async with store.write() as conn:
-                        await store.append(conn, game_id, v, h, [SeatTaken(w % 4, HumanSeat(
-                            f"w{w}"))], actor=f"writer:{w}")
-                except IntegrityError:  # UNIQUE (game_id, version): another writer was first
+                        await store.append(conn, batch)
+                except AppendRejected:  # UNIQUE (game_id, version): another writer was first
                     continue
                 wins.append((v + 1, w))
                 break

@@ -1,0 +1,100 @@
+"""The Litestar app: the one place the HTTP layer is wired (`create_app`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.middleware.rate_limit import RateLimitConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.plugins.prometheus import PrometheusConfig
+
+from service.bootstrap import build
+from service.config import Settings, get_settings
+from service.notify import Scheduler
+from service.players import PlayerDirectory
+
+from .audit import AuditController
+from .catalogue import list_rulesets
+from .context import Runtime, provide_player, provide_runtime, rate_limit_identity
+from .feeds import Feeds
+from .follow import FollowController
+from .lobby import GamesController
+from .ops import healthz, metrics, readyz
+from .play import PlayController
+from .players import PlayersController
+from .problems import EXCEPTION_HANDLERS
+from .settings import HttpSettings, get_http_settings
+
+API_VERSION = "1.0.0"
+DESCRIPTION = """\
+Cover Your Assets as a service. Create a player (`POST /v1/players`) to get an API key and
+send it as `Authorization: Bearer <key>` on every other call. Errors are RFC 9457
+problem+json with a stable `code`. Requests are rate limited per API key; every answer
+carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`,
+and a 429 carries `Retry-After`.
+"""
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Cover Your Assets", version=API_VERSION, description=DESCRIPTION,
+        path="/docs", render_plugins=[ScalarRenderPlugin(path="/"),
+                                      SwaggerRenderPlugin(path="/swagger")],
+        components=Components(security_schemes={
+            "apiKey": SecurityScheme(type="http", scheme="bearer",
+                                     description="The API key from POST /v1/players."),
+        }),
+        security=[{"apiKey": []}],
+        servers=[Server(url="/")],
+        tags=[Tag(name=n) for n in ("players", "lobby", "play", "follow", "audit", "rules",
+                                    "ops")],
+        use_handler_docstrings=False,
+    )
+
+
+def create_app(
+    settings: Settings | None = None,
+    http: HttpSettings | None = None,
+    *,
+    scheduler: Scheduler | None = None,
+) -> Litestar:
+    """`scheduler` is the hook for due work (bot turns, clocks); None lets `build` choose."""
+    settings = settings or get_settings()
+    http = http or get_http_settings()
+    services = build(settings, scheduler=scheduler)
+    runtime = Runtime(services, PlayerDirectory(services.engine),
+                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http)
+
+    async def shutdown(app: Litestar) -> None:
+        await runtime.feeds.close()
+        await services.close()
+
+    middleware: list[Any] = [PrometheusConfig(app_name="cya", prefix="cya", group_path=True,
+                                              exclude=["/v1/metrics"]).middleware]
+    if http.rate_limit_per_minute > 0:
+        middleware.append(RateLimitConfig(
+            rate_limit=("minute", http.rate_limit_per_minute),
+            identifier_for_request=rate_limit_identity,
+            exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
+        ).middleware)
+    app = Litestar(
+        route_handlers=[PlayersController, GamesController, PlayController, FollowController,
+                        AuditController, list_rulesets, healthz, readyz, metrics],
+        dependencies={"runtime": Provide(provide_runtime), "player": Provide(provide_player)},
+        exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        middleware=middleware,
+        openapi_config=openapi_config(),
+        request_max_body_size=http.max_body_bytes,
+        on_shutdown=[shutdown],
+    )
+    app.state.runtime = runtime
+    return app
+
+
+def app_from_env() -> Litestar:
+    """uvicorn's factory: `uvicorn --factory service.http.app:app_from_env`."""
+    return create_app()

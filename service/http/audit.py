@@ -1,0 +1,93 @@
+"""Audit: the whole log (NDJSON), the state at any version, and verification."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Response, get
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Parameter
+
+from service.audit import VerifyReport, verify
+from service.domain import player_view, spectator_view
+from service.game import Game, advance, apply
+from service.players import Player
+
+from .context import Runtime, game_access
+from .problems import Problem, forbidden, problem_responses
+from .schemas import StateOut
+
+_encode = msgspec.json.Encoder().encode
+
+
+class HistoryLine(msgspec.Struct):
+    version: int
+    type: str
+    schema_version: int
+    visibility: str
+    command_id: str | None
+    actor: str | None
+    recorded_at: str
+    hash: str
+    data: dict  # type: ignore[type-arg]
+
+
+class AuditController(Controller):
+    path = "/v1/games/{game_id:str}"
+    tags = ["audit"]
+
+    @get("/history", operation_id="getHistory", summary="The whole unredacted log as NDJSON",
+         description="For a finished game (anyone who may watch it), or for its creator when "
+         "the creator holds no seat (a seated creator would see the other hands).",
+         media_type="application/x-ndjson",
+         responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
+                                      media_type="application/x-ndjson",
+                                      description="One JSON event per line, oldest first."),
+                    **problem_responses(401, 403, 404, 429)})
+    async def history(self, runtime: Runtime, player: Player, game_id: str) -> Response[bytes]:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        access.viewer(player)
+        is_organiser = (player.player_id == access.creator
+                        and access.seat_of(player.player_id) is None)
+        if access.status != "finished" and not is_organiser:
+            raise forbidden("game_not_finished",
+                            "The full log is open once the game is finished.")
+        stored = await runtime.services.store.read_events(game_id)
+        lines = [
+            _encode({"version": s.version, "type": s.type, "schema_version": s.schema_version,
+                     "visibility": s.visibility, "command_id": s.command_id, "actor": s.actor,
+                     "recorded_at": s.recorded_at, "hash": s.hash, "data": s.event})
+            for s in stored
+        ]
+        return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
+
+    @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
+         description="The same visibility as `GET /view`: your own hand only, at that version.",
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def state(self, runtime: Runtime, player: Player, game_id: str,
+                    version: Annotated[int, Parameter(ge=1, le=10**9)]) -> StateOut:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        seat = access.viewer(player)
+        if version > access.version:
+            raise Problem(404, "version_not_found",
+                          f"The game is at version {access.version}.")
+        stored = await runtime.services.store.read_events(game_id, 0, version)
+        game = Game(game_id)
+        for s in stored:
+            game = apply(game, s.event)
+        game = advance(game, version, stored[-1].hash, stored[-1].recorded_at)
+        view = None
+        if game.status != "lobby" and game.state is not None:
+            view = spectator_view(game.state) if seat is None else player_view(game.state, seat)
+        return StateOut(game_id, version, seat, view)
+
+    @get("/verify", operation_id="verifyGame",
+         summary="Check the hash chain and every revealed shuffle",
+         responses=problem_responses(401, 403, 404, 429))
+    async def verify(self, runtime: Runtime, player: Player, game_id: str) -> VerifyReport:
+        async with runtime.services.store.read() as conn:
+            (await game_access(conn, game_id)).viewer(player)
+        return await verify(runtime.services.store, game_id)

@@ -1,0 +1,124 @@
+"""Per-game, in-process fan-out of the log for streams and long polls.
+
+However many clients follow a game in this process, one task listens for its publishes and
+reads each new stretch of the log once; every follower then redacts the shared events for its
+own seat. A publish is only a hint: the task also re-reads on a timer, so a lost message
+delays a stream by at most `poll` seconds and never loses an event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from service.events.store import EventStore, StoredEvent
+from service.notify import Publisher
+
+log = logging.getLogger("cya.http.feeds")
+
+
+class Feed:
+    def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float) -> None:
+        self.game_id, self.store, self.publisher, self.poll = game_id, store, publisher, poll
+        self.events: list[StoredEvent] = []
+        self.version = 0
+        self.users = 0
+        self._changed = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._pump())
+        await asyncio.sleep(0)  # let the subscription register before the first read
+        await self.refresh()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def refresh(self) -> None:
+        async with self._lock:
+            new = await self.store.read_events(self.game_id, after=self.version)
+            if new:
+                self.events.extend(new)
+                self.version = new[-1].version
+                changed, self._changed = self._changed, asyncio.Event()
+                changed.set()
+
+    async def wait_past(self, version: int, timeout: float) -> bool:
+        """Until the feed holds events after `version` (True) or `timeout` passes (False)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.version <= version:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        return True
+
+    def after(self, version: int) -> list[StoredEvent]:
+        return self.events[version:] if version >= 0 else self.events  # versions are 1, 2, …
+
+    async def _pump(self) -> None:
+        sub = self.publisher.subscribe(self.game_id)
+        pending: asyncio.Future[int] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(sub))  # type: ignore[arg-type]
+                done, _ = await asyncio.wait({pending}, timeout=self.poll)
+                if done:
+                    hint, pending = pending.result(), None
+                    if hint <= self.version:
+                        continue
+                try:
+                    await self.refresh()
+                except Exception:  # the database may be away for a moment: retry on the timer
+                    log.exception("feed refresh failed for %s", self.game_id)
+        finally:
+            if pending is not None:  # it runs the generator: end it before closing that
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await pending
+            await sub.aclose()  # type: ignore[attr-defined]
+
+
+class Feeds:
+    def __init__(self, store: EventStore, publisher: Publisher, poll: float = 2.0) -> None:
+        self.store, self.publisher, self.poll = store, publisher, poll
+        self._feeds: dict[str, Feed] = {}
+
+    @contextlib.asynccontextmanager
+    async def follow(self, game_id: str) -> AsyncIterator[Feed]:
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = Feed(game_id, self.store, self.publisher, self.poll)
+            feed.users += 1
+            try:
+                await feed.start()
+            except BaseException:
+                await self._release(feed)
+                raise
+        else:
+            feed.users += 1
+        try:
+            yield feed
+        finally:
+            await self._release(feed)
+
+    async def _release(self, feed: Feed) -> None:
+        feed.users -= 1
+        if feed.users == 0:
+            if self._feeds.get(feed.game_id) is feed:
+                del self._feeds[feed.game_id]
+            await feed.stop()
+
+    async def close(self) -> None:
+        for feed in list(self._feeds.values()):
+            await feed.stop()
+        self._feeds.clear()

@@ -1,0 +1,69 @@
+"""Follow a game: its log redacted for the caller, by page or as Server-Sent Events."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Request, Response, get
+from litestar.params import HeaderParameter, Parameter
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
+
+from service.domain.views import Viewer
+from service.events.store import redacted_for
+from service.players import Player
+
+from .context import Runtime, game_access
+from .problems import problem_responses
+from .schemas import EventOut, EventPage
+
+_encode = msgspec.json.Encoder().encode
+FINAL_EVENT = "game_ended"
+
+
+class FollowController(Controller):
+    path = "/v1/games/{game_id:str}"
+    tags = ["follow"]
+
+    @get("/events", operation_id="listEvents", summary="The log as you may see it",
+         description="A page of events after version `after`. With `Accept: text/event-stream` "
+         "the answer is a Server-Sent Event stream instead: one `message` per event (its `id` "
+         "is the version; reconnect with `Last-Event-ID` to resume), a `: heartbeat` comment "
+         "when idle, and the stream ends after `game_ended`.",
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def events(
+        self, request: Request, runtime: Runtime, player: Player, game_id: str,
+        after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
+        last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
+                                                       max_length=16)] = None,
+    ) -> Response[EventPage]:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        viewer = access.viewer(player)
+        if "text/event-stream" in request.headers.get("accept", ""):
+            start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+            return ServerSentEvent(  # type: ignore[return-value]
+                self._stream(runtime, game_id, viewer, start),
+                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        stored = await runtime.services.store.read_events(game_id, after, after + limit)
+        page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
+        next_after = stored[-1].version if stored else after
+        return Response(EventPage(game_id, max(access.version, next_after), page, next_after))
+
+    async def _stream(self, runtime: Runtime, game_id: str, viewer: Viewer,
+                      after: int) -> AsyncIterator[ServerSentEventMessage]:
+        heartbeat = runtime.settings.sse_heartbeat_seconds
+        sent = after
+        async with runtime.feeds.follow(game_id) as feed:
+            while True:
+                for s in feed.after(sent):
+                    body = _encode(EventOut(s.version, redacted_for(s, viewer))).decode()
+                    yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
+                    sent = s.version
+                if feed.events and feed.events[-1].type == FINAL_EVENT and sent >= feed.version:
+                    return
+                if not await feed.wait_past(sent, heartbeat):
+                    yield ServerSentEventMessage(comment="heartbeat")

@@ -1,0 +1,201 @@
+"""The lobby: create, list and read games; join, add bots, start, leave, resign."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+import msgspec
+import sqlalchemy as sa
+from litestar import Controller, get, post
+from litestar.params import Body, HeaderParameter, Parameter
+
+from service.domain import GameView, RuleSet, RuleViolation
+from service.domain.cards import Edition
+from service.events.tables import SPECTATOR, game_views, games
+from service.lobby import AddBot, BotSeat, CreateGame, HumanSeat, LeaveSeat, Start, TakeSeat
+from service.lobby import Controller as Seat
+from service.pipeline import Outcome
+from service.players import Player
+from service.resign import resign
+
+from .context import GameAccess, Runtime, game_access
+from .problems import Problem, problem_responses
+from .schemas import (
+    AddBotBody,
+    GameDetail,
+    GamePage,
+    GameSummary,
+    JoinSeat,
+    NewGame,
+)
+
+IdempotencyKey = Annotated[str | None, HeaderParameter(
+    name="Idempotency-Key", required=False, max_length=128,
+    description="Send the same key again to get the first result instead of acting twice.",
+)]
+_rules = msgspec.json.Decoder(RuleSet)
+_ints = msgspec.json.Decoder(list[int])
+_view = msgspec.json.Decoder(GameView)
+WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
+
+
+def summary(access: GameAccess) -> GameSummary:
+    r = access.row
+    return GameSummary(
+        game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
+        ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
+        turn_clock=r.turn_clock, version=r.version, awaiting=_ints.decode(r.pending_seats),
+        deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
+    )
+
+
+def _utc(t: datetime) -> datetime:
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
+    """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
+    n = data.ruleset.players
+    seats: list[Seat | None] = [None] * n
+    for bot in (b for b in data.bots if b.seat is not None):
+        if bot.seat >= n or seats[bot.seat] is not None:  # type: ignore[operator]
+            raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
+        seats[bot.seat] = BotSeat(bot.level)  # type: ignore[index]
+    wanted: list[Seat] = [HumanSeat(creator)] if data.join else []
+    wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
+    for controller in wanted:
+        if None not in seats:
+            raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+        seats[seats.index(None)] = controller
+    return tuple(seats)
+
+
+def _cursor(token: str | None) -> tuple[datetime, str] | None:
+    if token is None:
+        return None
+    try:
+        at, _, game_id = base64.urlsafe_b64decode(token.encode()).decode().partition("|")
+        return datetime.fromisoformat(at), game_id
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise Problem(400, "malformed_request", "Not a cursor this API gave out.") from None
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ["lobby"]
+
+    @post("/", operation_id="createGame", summary="Create a game", status_code=201,
+          responses=WRITE_PROBLEMS)
+    async def create_game(self, runtime: Runtime, player: Player, data: NewGame,
+                          idempotency_key: IdempotencyKey = None) -> GameSummary:
+        command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
+                             data.timeout_policy, data.public)
+        outcome = await runtime.services.pipeline.create_game(command, player.player_id,
+                                                               idempotency_key)
+        return await self._summary(runtime, outcome.game_id)
+
+    @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
+         responses=problem_responses(400, 401, 429))
+    async def list_games(
+        self, runtime: Runtime, player: Player,
+        status: Literal["lobby", "playing", "finished"] | None = None,
+        edition: Edition | None = None,
+        players: Annotated[int | None, Parameter(ge=2, le=6)] = None,
+        cursor: Annotated[str | None, Parameter(max_length=200)] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100)] = 20,
+    ) -> GamePage:
+        q = sa.select(games).where(games.c.public.is_(True))
+        if status is not None:
+            q = q.where(games.c.status == status)
+        if players is not None:
+            q = q.where(games.c.players == players)
+        after = _cursor(cursor)
+        if after is not None:
+            q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
+                games.c.created_at == after[0], games.c.game_id < after[1])))
+        q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
+        async with runtime.services.store.read() as conn:
+            rows = (await conn.execute(q)).all()
+        page = [summary(GameAccess(r.game_id, r.status, r.creator, r.public,
+                                   msgspec.json.decode(r.seats, type=list[Seat | None]),
+                                   r.version, r.deadline, r)) for r in rows]
+        if edition is not None:  # the edition sits inside the rule set's JSON
+            page = [g for g in page if g.ruleset.edition == edition]
+        more = len(rows) > limit
+        page = page[:limit]
+        next_cursor = None
+        if more and rows:
+            last = rows[limit - 1]
+            token = f"{_utc(last.created_at).isoformat()}|{last.game_id}"
+            next_cursor = base64.urlsafe_b64encode(token.encode()).decode()
+        return GamePage(page, next_cursor)
+
+    @get("/{game_id:str}", operation_id="getGame", summary="A game's summary and spectator view",
+         responses=problem_responses(401, 403, 404, 429))
+    async def get_game(self, runtime: Runtime, player: Player, game_id: str) -> GameDetail:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+            access.viewer(player)
+            raw = await conn.scalar(sa.select(game_views.c.view).where(
+                game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
+        view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
+        return GameDetail(summary(access), view)
+
+    @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
+          status_code=200, responses=WRITE_PROBLEMS)
+    async def join(self, runtime: Runtime, player: Player, game_id: str,
+                   data: Annotated[JoinSeat | None, Body()] = None,
+                   idempotency_key: IdempotencyKey = None) -> GameSummary:
+        seat = data.seat if data else None
+        await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
+        return await self._summary(runtime, game_id)
+
+    @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
+          status_code=200, responses=WRITE_PROBLEMS)
+    async def add_bot(self, runtime: Runtime, player: Player, game_id: str,
+                      data: Annotated[AddBotBody | None, Body()] = None,
+                      idempotency_key: IdempotencyKey = None) -> GameSummary:
+        body = data or AddBotBody()
+        await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,
+                          idempotency_key)
+        return await self._summary(runtime, game_id)
+
+    @post("/{game_id:str}/start", operation_id="startGame",
+          summary="Deal (creator only; every seat taken)", status_code=200,
+          responses=WRITE_PROBLEMS)
+    async def start(self, runtime: Runtime, player: Player, game_id: str,
+                    idempotency_key: IdempotencyKey = None) -> GameSummary:
+        await self._lobby(runtime, game_id, Start(), player, idempotency_key)
+        return await self._summary(runtime, game_id)
+
+    @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up your seat before "
+          "the start", status_code=200, responses=WRITE_PROBLEMS)
+    async def leave(self, runtime: Runtime, player: Player, game_id: str,
+                    idempotency_key: IdempotencyKey = None) -> GameSummary:
+        await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
+        return await self._summary(runtime, game_id)
+
+    @post("/{game_id:str}/resign", operation_id="resignGame",
+          summary="Resign a running game: a bot plays your seat to the end", status_code=200,
+          responses=WRITE_PROBLEMS)
+    async def resign(self, runtime: Runtime, player: Player, game_id: str,
+                     idempotency_key: IdempotencyKey = None) -> GameSummary:
+        async with runtime.services.store.read() as conn:
+            (await game_access(conn, game_id)).seat(player)
+        await resign(runtime.services.pipeline, game_id, player.player_id, idempotency_key)
+        return await self._summary(runtime, game_id)
+
+    async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
+                     LeaveSeat, player: Player, key: str | None) -> Outcome:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        if not isinstance(command, TakeSeat):  # a private game's id is its invitation
+            access.viewer(player)
+        return await runtime.services.pipeline.lobby(game_id, command, player.player_id, key)
+
+    async def _summary(self, runtime: Runtime, game_id: str) -> GameSummary:
+        async with runtime.services.store.read() as conn:
+            return summary(await game_access(conn, game_id))

@@ -1,0 +1,56 @@
+"""Operations: liveness, readiness (database, and Redis when configured), Prometheus metrics."""
+
+from __future__ import annotations
+
+import asyncio
+
+import sqlalchemy as sa
+from litestar import Response, get
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+
+from .context import Runtime
+from .schemas import Health
+
+
+@get("/v1/healthz", operation_id="getHealth", summary="The process is up", tags=["ops"],
+     security=[], exclude_from_rate_limit=True)
+async def healthz() -> Health:
+    return Health("ok")
+
+
+async def _database(runtime: Runtime) -> None:
+    async with runtime.services.engine.connect() as conn:
+        await conn.execute(sa.text("SELECT 1"))
+
+
+async def _redis(url: str) -> None:
+    import redis.asyncio as redis
+
+    client = redis.from_url(url)
+    try:
+        await client.ping()
+    finally:
+        await client.aclose()
+
+
+@get("/v1/readyz", operation_id="getReadiness", tags=["ops"], security=[],
+     summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True)
+async def readyz(runtime: Runtime) -> Response[Health]:
+    checks: dict[str, str] = {}
+    probes = {"database": _database(runtime)}
+    if runtime.services.settings.redis_url:
+        probes["redis"] = _redis(runtime.services.settings.redis_url)
+    for name, probe in probes.items():
+        try:
+            await asyncio.wait_for(probe, 2.0)
+            checks[name] = "ok"
+        except Exception as exc:  # any failure means "not ready", with the reason
+            checks[name] = f"unavailable: {type(exc).__name__}"
+    ok = all(v == "ok" for v in checks.values())
+    return Response(Health("ok" if ok else "unavailable", checks), status_code=200 if ok else 503)
+
+
+@get("/v1/metrics", operation_id="getMetrics", summary="Prometheus metrics", tags=["ops"],
+     security=[], media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True)
+async def metrics() -> Response[str]:
+    return Response(generate_latest(REGISTRY).decode(), media_type=CONTENT_TYPE_LATEST)

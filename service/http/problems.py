@@ -1,0 +1,152 @@
+"""One mapping from every failure to RFC 9457 problem+json with a stable `code`.
+
+Routes raise domain errors (or `Problem`); `exception_handlers` turns each class into one
+problem shape. Nothing a client sends reaches the generic 500 handler: bad input is a 4xx.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Example
+from litestar.plugins.problem_details import ProblemDetailsException
+
+from service.domain import RuleViolation
+from service.events.store import IdempotencyKeyReused, VersionConflict
+from service.pipeline import GameNotFound
+
+log = logging.getLogger("cya.http")
+
+PROBLEM_TYPE = "https://cya.example/problems/"
+MEDIA_TYPE = "application/problem+json"
+
+
+class ProblemBody(msgspec.Struct, kw_only=True):
+    """RFC 9457 problem details; `code` is stable for programs, `detail` is for people."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    rule: str | None = None  # the engine's code, for a rule violation
+    legal_commands: list[dict[str, Any]] | None = None  # the caller's, for a rule violation
+    current_version: int | None = None  # for a stale version
+    errors: list[dict[str, Any]] | None = None  # for a malformed body
+
+
+class Problem(ProblemDetailsException):
+    def __init__(self, status: int, code: str, detail: str, *,
+                 headers: dict[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(
+            status_code=status, detail=detail, headers=headers,
+            type_=PROBLEM_TYPE + code.replace("_", "-"),
+            title=code.replace("_", " ").capitalize(),
+            extra={"code": code, **{k: v for k, v in extra.items() if v is not None}},
+        )
+
+
+# Failures the HTTP layer itself detects.
+def unauthorized(detail: str = "Send `Authorization: Bearer <api key>`.") -> Problem:
+    return Problem(401, "unauthorized", detail, headers={"WWW-Authenticate": "Bearer"})
+
+
+def forbidden(code: str, detail: str) -> Problem:
+    return Problem(403, code, detail)
+
+
+def not_your_decision(awaiting: tuple[int, ...]) -> Problem:
+    return Problem(409, "not_your_decision",
+                   f"The game waits for seat(s) {list(awaiting)}, not yours.")
+
+
+def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None) -> Problem:
+    if exc.code == "not_creator":
+        return forbidden("not_creator", exc.message)
+    return Problem(422, "rule_violation", exc.message, rule=exc.code,
+                   legal_commands=legal if legal is not None else [])
+
+
+_HTTP_CODES = {
+    400: "malformed_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 406: "not_acceptable", 413: "body_too_large",
+    415: "unsupported_media_type", 429: "rate_limited",
+}
+
+
+def _from_http(exc: HTTPException) -> Problem:
+    status = exc.status_code
+    code = _HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
+    headers = dict(exc.headers or {})
+    if status == 429:
+        # RFC 9110: tell the client when to come back; the rate limiter's reset is exactly that.
+        headers["Retry-After"] = headers.get("RateLimit-Reset", "1")
+    errors = exc.extra if status == 400 and isinstance(exc.extra, list) else None
+    detail = exc.detail or code.replace("_", " ")
+    if status == 400 and errors is None and isinstance(exc.extra, dict):
+        errors = [exc.extra]
+    return Problem(status, code, detail, headers=headers or None, errors=errors)
+
+
+def to_problem(exc: Exception) -> Problem:
+    match exc:
+        case Problem():
+            return exc
+        case RuleViolation():
+            return rule_violation(exc)
+        case VersionConflict():
+            return Problem(409, "stale_version",
+                           f"The game is at version {exc.current}, not {exc.expected}.",
+                           current_version=exc.current)
+        case IdempotencyKeyReused():
+            return Problem(409, "idempotency_key_reused",
+                           "This Idempotency-Key was used for a different command.")
+        case GameNotFound():
+            return Problem(404, "game_not_found", "No such game.")
+        case HTTPException():
+            return _from_http(exc)
+    log.exception("unhandled error", exc_info=exc)
+    return Problem(500, "internal_error", "Something went wrong on our side.")
+
+
+def problem_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    return to_problem(exc).to_response(request)
+
+
+EXCEPTION_HANDLERS = {Exception: problem_handler, HTTPException: problem_handler}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI entries for the problems a route may answer with."""
+    return {
+        s: ResponseSpec(
+            data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
+            description=_DESCRIPTIONS[s],
+            examples=[Example(summary=_HTTP_CODES.get(s, "problem"), value={
+                "type": PROBLEM_TYPE + _EXAMPLE_CODE[s].replace("_", "-"),
+                "title": _EXAMPLE_CODE[s].replace("_", " ").capitalize(),
+                "status": s, "detail": _DESCRIPTIONS[s], "code": _EXAMPLE_CODE[s]})],
+        )
+        for s in statuses
+    }
+
+
+_DESCRIPTIONS = {
+    400: "Malformed request: the body or a parameter does not match the schema.",
+    401: "Missing or unknown API key.",
+    403: "Another seat's (or a private game's) resource.",
+    404: "Unknown game.",
+    409: "Not your decision, a stale If-Match version (with `current_version`), "
+         "or a reused Idempotency-Key.",
+    413: "Request body too large.",
+    422: "Rule violation: `rule` is the engine's code, `legal_commands` what you may send.",
+    429: "Rate limited: retry after `Retry-After` seconds.",
+}
+_EXAMPLE_CODE = {400: "malformed_request", 401: "unauthorized", 403: "not_seated",
+                 404: "game_not_found", 409: "stale_version", 413: "body_too_large",
+                 422: "rule_violation", 429: "rate_limited"}

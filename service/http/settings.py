@@ -1,0 +1,38 @@
+"""HTTP settings from the environment, read once; tests build their own `HttpSettings`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return default if raw is None or not raw.strip() else int(raw)
+
+
+@dataclass(frozen=True)
+class HttpSettings:
+    # Requests per minute per API key (per client address without one); 0 turns limits off.
+    rate_limit_per_minute: int = 1200
+    max_body_bytes: int = 64 * 1024
+    long_poll_max_seconds: int = 30
+    sse_heartbeat_seconds: int = 15
+    events_page_max: int = 500
+    # How often a waiting stream re-reads the log even without a publish (lost messages).
+    poll_fallback_seconds: float = 2.0
+
+    @classmethod
+    def from_env(cls) -> HttpSettings:
+        return cls(
+            rate_limit_per_minute=_int("CYA_RATE_LIMIT_PER_MINUTE", 1200),
+            max_body_bytes=_int("CYA_MAX_BODY_BYTES", 64 * 1024),
+            long_poll_max_seconds=_int("CYA_LONG_POLL_MAX_SECONDS", 30),
+            sse_heartbeat_seconds=_int("CYA_SSE_HEARTBEAT_SECONDS", 15),
+        )
+
+
+@lru_cache(maxsize=1)
+def get_http_settings() -> HttpSettings:
+    return HttpSettings.from_env()

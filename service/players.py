@@ -1,0 +1,77 @@
+"""Players: an identity and the SHA-256 of its bearer API key (the key itself is never stored).
+
+A key is 32 random bytes, so one unsalted SHA-256 is enough: there is nothing to brute-force.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("key_sha256", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("key_sha256", name="uq_players_key"),
+)
+
+KEY_PREFIX = "cya_"
+
+
+def key_digest(api_key: str) -> str:
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player_id: str
+    name: str
+    created_at: datetime
+
+
+class PlayerDirectory:
+    """Creates players and resolves API keys; a found key is remembered (keys never change)."""
+
+    def __init__(self, engine: AsyncEngine, cache_size: int = 100_000) -> None:
+        self.engine = engine
+        self._by_digest: dict[str, Player] = {}
+        self._cache_size = cache_size
+
+    async def create(self, name: str) -> tuple[Player, str]:
+        api_key = KEY_PREFIX + secrets.token_urlsafe(32)
+        player = Player(uuid.uuid4().hex, name, datetime.now(UTC))
+        async with self.engine.begin() as conn:
+            await conn.execute(players.insert().values(
+                player_id=player.player_id, name=name, key_sha256=key_digest(api_key),
+                created_at=player.created_at,
+            ))
+        return player, api_key
+
+    async def by_key(self, api_key: str) -> Player | None:
+        digest = key_digest(api_key)
+        found = self._by_digest.get(digest)
+        if found is not None:
+            return found
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                .where(players.c.key_sha256 == digest)
+            )).first()
+        if row is None:
+            return None
+        at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        player = Player(row.player_id, row.name, at)
+        if len(self._by_digest) < self._cache_size:
+            self._by_digest[digest] = player
+        return player

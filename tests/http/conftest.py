@@ -1,0 +1,113 @@
+"""The real app, served by uvicorn on loopback, over a real database of its own.
+
+One server per backend for the session: an SQLite file, and a PostgreSQL database named for
+this run (created, migrated, dropped at the end). Tests share a server but never data: each
+makes its own players and games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+
+import asyncpg
+import httpx
+import pytest
+import uvicorn
+
+from service.config import Settings
+from service.events.migrate import upgrade
+from service.http.app import create_app
+from service.http.settings import HttpSettings
+
+from .api import Api
+
+PG_ADMIN = os.environ.get("CYA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
+TEST_HTTP = HttpSettings(rate_limit_per_minute=100_000, sse_heartbeat_seconds=1,
+                         poll_fallback_seconds=0.5)
+
+
+async def _pg(sql: str) -> None:
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Live:
+    url: str
+    settings: Settings
+    server: uvicorn.Server
+    thread: threading.Thread
+
+
+def serve(settings: Settings, http: HttpSettings = TEST_HTTP) -> Live:
+    port = _free_port()
+    config = uvicorn.Config(create_app(settings, http), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.02)
+    return Live(f"http://127.0.0.1:{port}", settings, server, thread)
+
+
+def stop(live: Live) -> None:
+    live.server.should_exit = True
+    live.thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def sqlite_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('http') / 'api.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url))
+    yield live
+    stop(live)
+
+
+@pytest.fixture(scope="session")
+def postgres_live() -> Iterator[Live]:
+    try:
+        asyncio.run(_pg("SELECT 1"))
+    except (OSError, asyncpg.PostgresError):
+        pytest.skip(f"PostgreSQL is not reachable at {PG_ADMIN}")
+    name = f"cya_http_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    try:
+        url = f"postgresql+asyncpg://{PG_HOST}/{name}"
+        upgrade(url)
+        live = serve(Settings(database_url=url))
+        yield live
+        stop(live)
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def live(request: pytest.FixtureRequest) -> Live:
+    return request.getfixturevalue(f"{request.param}_live")  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+async def api(live: Live) -> AsyncIterator[Api]:
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
+        yield Api(client)

@@ -1,0 +1,160 @@
+"""Follow (event pages, SSE with resume) and audit (history, state at a version, verify)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import httpx
+
+
+async def _game(api, *, played: int = 0):
+    alice, bob = await api.player("alice"), await api.player("bob")
+    game_id = await api.game(alice, [bob])
+    seats = await api.seats(game_id, [alice, bob])
+    rng = random.Random(7)
+    for _ in range(played):
+        await api.step(game_id, seats, rng)
+    return game_id, seats
+
+
+async def test_given_a_log_then_pages_follow_each_other_without_gaps(api):
+    game_id, seats = await _game(api, played=6)
+
+    versions, after = [], 0
+    while True:
+        page = (await api.get(seats[0], f"/v1/games/{game_id}/events",
+                              params={"after": after, "limit": 3})).json()
+        if not page["events"]:
+            break
+        versions += [e["version"] for e in page["events"]]
+        after = page["next_after"]
+
+    assert versions == list(range(1, page["version"] + 1))
+
+
+async def test_given_the_deal_then_each_seat_sees_only_its_own_hand_in_the_log(api):
+    game_id, seats = await _game(api)
+
+    deals = {}
+    for seat, who in seats.items():
+        page = (await api.get(who, f"/v1/games/{game_id}/events")).json()
+        (deal,) = [e["event"] for e in page["events"] if e["event"]["type"] == "round_started"]
+        deals[seat] = deal
+
+    for seat, deal in deals.items():
+        assert deal["draw_pile"] is None and deal["draft_piles"] is None
+        assert deal["hands"][seat] and not deal["hands"][1 - seat]
+
+
+async def _sse(client: httpx.AsyncClient, url: str, headers: dict, want: int) -> list[dict]:
+    got: list[dict] = []
+    async with client.stream("GET", url, headers={**headers, "Accept": "text/event-stream"}
+                             ) as r:
+        assert r.status_code == 200
+        assert r.headers["content-type"].startswith("text/event-stream")
+        event: dict = {}
+        async for line in r.aiter_lines():
+            if line.startswith(":"):
+                got.append({"comment": line})
+            elif line.startswith("id:"):
+                event["id"] = int(line[3:].strip())
+            elif line.startswith("data:"):
+                event["data"] = json.loads(line[5:].strip())
+            elif line == "" and event:
+                got.append(event)
+                event = {}
+            if len([g for g in got if "id" in g]) >= want:
+                break
+    return got
+
+
+async def test_given_an_sse_stream_when_commands_commit_then_they_arrive_in_order(api):
+    game_id, seats = await _game(api)
+    url = f"/v1/games/{game_id}/events"
+    start = (await api.get(seats[0], url)).json()["version"]
+
+    stream = asyncio.create_task(_sse(api.http, url, seats[0].auth, start + 3))
+    await asyncio.sleep(0.2)
+    rng = random.Random(3)
+    while not stream.done():
+        await api.step(game_id, seats, rng)
+        await asyncio.sleep(0.05)
+    got = [g for g in await stream if "id" in g]
+
+    assert [g["id"] for g in got] == list(range(1, len(got) + 1))
+    assert all(g["data"]["version"] == g["id"] for g in got)
+
+
+async def test_given_last_event_id_then_the_stream_resumes_after_it(api):
+    game_id, seats = await _game(api, played=2)
+    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+
+    got = await _sse(api.http, f"/v1/games/{game_id}/events",
+                     {**seats[1].auth, "Last-Event-ID": str(current - 2)}, 2)
+
+    assert [g["id"] for g in got if "id" in g] == [current - 1, current]
+
+
+async def test_given_an_idle_stream_then_heartbeats_arrive(api):
+    game_id, seats = await _game(api)
+    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+    url = f"/v1/games/{game_id}/events?after={current}"
+
+    async def first_line() -> str:
+        async with api.http.stream("GET", url, headers={**seats[0].auth,
+                                                        "Accept": "text/event-stream"}) as r:
+            async for line in r.aiter_lines():
+                if line:
+                    return line
+        return ""
+
+    assert (await asyncio.wait_for(first_line(), 5)).startswith(": heartbeat")
+
+
+async def test_given_a_running_game_then_history_is_closed_to_seats_and_open_when_done(api):
+    game_id, seats = await _game(api)
+
+    running = await api.get(seats[1], f"/v1/games/{game_id}/history")
+    await api.play_out(game_id, seats, random.Random(5))
+    done = await api.get(seats[1], f"/v1/games/{game_id}/history")
+
+    assert running.status_code == 403 and running.json()["code"] == "game_not_finished"
+    assert done.status_code == 200
+    assert done.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(line) for line in done.text.splitlines()]
+    assert [x["version"] for x in lines] == list(range(1, len(lines) + 1))
+    deal = next(x for x in lines if x["type"] == "round_started")
+    assert deal["data"]["draw_pile"]  # unredacted
+
+
+async def test_given_a_creator_without_a_seat_then_history_is_open_while_it_runs(api):
+    host, bob, carol = await api.player(), await api.player(), await api.player()
+    r = await api.post(host, "/v1/games", {"ruleset": {"players": 2}, "join": False})
+    game_id = r.json()["game_id"]
+    for p in (bob, carol):
+        await api.post(p, f"/v1/games/{game_id}/seats")
+    await api.post(host, f"/v1/games/{game_id}/start")
+
+    history = await api.get(host, f"/v1/games/{game_id}/history")
+
+    assert history.status_code == 200 and "round_started" in history.text
+
+
+async def test_given_an_earlier_version_then_state_shows_my_view_as_it_was(api):
+    game_id, seats = await _game(api, played=3)
+    now = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+
+    then = await api.get(seats[0], f"/v1/games/{game_id}/state", params={"version": 4})
+    current = await api.get(seats[0], f"/v1/games/{game_id}/state",
+                            params={"version": now["version"]})
+    future = await api.get(seats[0], f"/v1/games/{game_id}/state",
+                           params={"version": now["version"] + 1})
+    missing = await api.get(seats[0], f"/v1/games/{game_id}/state")
+
+    assert then.status_code == 200 and then.json()["version"] == 4
+    assert current.json()["view"] == now["view"]
+    assert then.json()["view"]["seats"][1]["hand_count"] > 0
+    assert future.status_code == 404 and future.json()["code"] == "version_not_found"
+    assert missing.status_code == 400

@@ -1,0 +1,130 @@
+"""The lobby: create, list, read, join, bots, start, leave, resign."""
+
+from __future__ import annotations
+
+
+async def test_given_a_ruleset_and_bots_when_a_game_is_created_then_201_with_the_seats(api):
+    alice = await api.player()
+
+    r = await api.post(alice, "/v1/games", {
+        "ruleset": {"players": 4}, "bots": [{"level": "greedy", "seat": 3}, {}],
+        "turn_clock": 60, "public": False,
+    })
+
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert g["status"] == "lobby" and g["public"] is False and g["turn_clock"] == 60
+    assert g["seats"] == [{"kind": "human", "player_id": alice.player_id},
+                          {"kind": "bot", "level": "random"}, None,
+                          {"kind": "bot", "level": "greedy"}]
+
+
+async def test_given_open_seats_when_players_join_and_the_creator_starts_then_it_plays(api):
+    alice, bob = await api.player(), await api.player()
+    game_id = await api.game(alice, [bob], start=False)
+
+    started = await api.post(alice, f"/v1/games/{game_id}/start")
+    detail = await api.get(bob, f"/v1/games/{game_id}")
+
+    assert started.status_code == 200 and started.json()["status"] == "playing"
+    assert detail.json()["summary"]["status"] == "playing"
+    assert detail.json()["view"]["hand"] is None  # the spectator's view
+
+
+async def test_given_an_open_seat_when_start_then_422_with_the_engine_code(api):
+    alice = await api.player()
+    game_id = await api.game(alice, [], start=False, ruleset={"players": 2})
+
+    r = await api.post(alice, f"/v1/games/{game_id}/start")
+
+    assert r.status_code == 422
+    assert r.json()["code"] == "rule_violation" and r.json()["rule"] == "seats_open"
+
+
+async def test_given_a_player_who_is_not_the_creator_when_they_start_then_403(api):
+    alice, bob = await api.player(), await api.player()
+    game_id = await api.game(alice, [bob], start=False)
+
+    r = await api.post(bob, f"/v1/games/{game_id}/start")
+    bot = await api.post(bob, f"/v1/games/{game_id}/bots", {"level": "random"})
+
+    assert r.status_code == 403 and r.json()["code"] == "not_creator"
+    assert bot.status_code == 403
+
+
+async def test_given_a_seat_when_the_player_leaves_before_the_start_then_it_opens(api):
+    alice, bob, carol = await api.player(), await api.player(), await api.player()
+    game_id = await api.game(alice, [bob], start=False)
+
+    left = await api.post(bob, f"/v1/games/{game_id}/leave")
+    joined = await api.post(carol, f"/v1/games/{game_id}/seats", {"seat": 1})
+    taken = await api.post(bob, f"/v1/games/{game_id}/seats", {"seat": 1})
+
+    assert left.status_code == 200 and left.json()["seats"][1] is None
+    assert joined.json()["seats"][1]["player_id"] == carol.player_id
+    assert taken.status_code == 422 and taken.json()["rule"] == "seat_taken"
+
+
+async def test_given_a_running_game_when_a_player_resigns_then_a_bot_takes_the_seat(api):
+    alice, bob = await api.player(), await api.player()
+    game_id = await api.game(alice, [bob])
+
+    r = await api.post(bob, f"/v1/games/{game_id}/resign")
+    again = await api.post(bob, f"/v1/games/{game_id}/resign")
+    leave = await api.post(alice, f"/v1/games/{game_id}/leave")
+
+    assert r.status_code == 200
+    assert r.json()["seats"][1] == {"kind": "bot", "level": "random"}
+    assert again.status_code == 403 and again.json()["code"] == "not_seated"
+    assert leave.status_code == 422 and leave.json()["rule"] == "already_started"
+
+
+async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_pages(api):
+    alice = await api.player()
+    ids = [await api.game(alice, [], start=False, ruleset={"players": 6, "edition":
+                                                             "classic_2011"}) for _ in range(3)]
+    await api.game(alice, [], start=False, public=False, ruleset={"players": 6})
+
+    first = await api.get(alice, "/v1/games", params={"players": 6, "status": "lobby",
+                                                      "limit": 2})
+    second = await api.get(alice, "/v1/games", params={
+        "players": 6, "status": "lobby", "limit": 2, "cursor": first.json()["next_cursor"]})
+    classic = await api.get(alice, "/v1/games", params={"edition": "classic_2011",
+                                                        "limit": 100})
+
+    listed = [g["game_id"] for g in first.json()["games"] + second.json()["games"]]
+    assert listed[:3] == ids[::-1]
+    assert all(g["public"] for g in first.json()["games"] + second.json()["games"])
+    assert set(ids) <= {g["game_id"] for g in classic.json()["games"]}
+
+
+async def test_given_a_bad_cursor_or_filter_then_400(api):
+    alice = await api.player()
+
+    bad_cursor = await api.get(alice, "/v1/games", params={"cursor": "!!"})
+    bad_status = await api.get(alice, "/v1/games", params={"status": "nope"})
+
+    assert bad_cursor.status_code == 400 and bad_cursor.json()["code"] == "malformed_request"
+    assert bad_status.status_code == 400
+
+
+async def test_given_a_private_game_then_outsiders_get_403_and_unknown_ids_404(api):
+    alice, eve = await api.player(), await api.player()
+    game_id = await api.game(alice, [], start=False, public=False, ruleset={"players": 2})
+
+    private = await api.get(eve, f"/v1/games/{game_id}")
+    unknown = await api.get(eve, "/v1/games/no-such-game")
+
+    assert private.status_code == 403 and private.json()["code"] == "private_game"
+    assert unknown.status_code == 404 and unknown.json()["code"] == "game_not_found"
+
+
+async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api):
+    alice = await api.player()
+    body = {"ruleset": {"players": 2}}
+    key = {"Idempotency-Key": "create-1"}
+
+    first = await api.post(alice, "/v1/games", body, headers=key)
+    second = await api.post(alice, "/v1/games", body, headers=key)
+
+    assert first.json()["game_id"] == second.json()["game_id"]

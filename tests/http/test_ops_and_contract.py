@@ -1,0 +1,98 @@
+"""Operations, rule sets, docs, rate limits, and the committed OpenAPI contract."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from service.config import Settings
+from service.events.migrate import upgrade
+from service.http.contract import CONTRACT, render
+from service.http.settings import HttpSettings
+
+from .conftest import serve, stop
+
+
+async def test_given_a_running_app_then_health_and_readiness_are_ok(api):
+    health = await api.http.get("/v1/healthz")
+    ready = await api.http.get("/v1/readyz")
+
+    assert health.json() == {"status": "ok", "checks": {}}
+    assert ready.status_code == 200 and ready.json()["checks"]["database"] == "ok"
+
+
+async def test_given_requests_then_prometheus_metrics_count_them(api):
+    await api.http.get("/v1/rulesets")
+
+    r = await api.http.get("/v1/metrics")
+
+    assert r.status_code == 200 and "cya_requests_total" in r.text
+
+
+async def test_given_the_catalogue_then_editions_presets_and_the_schema_are_listed(api):
+    r = await api.http.get("/v1/rulesets")
+
+    body = r.json()
+    assert {e["id"] for e in body["editions"]} == {"classic_2011", "en_2022", "de_2024"}
+    assert set(body["presets"]) == {"classic", "advanced_all"}
+    assert "players" in body["ruleset_schema"]["$defs"]["RuleSet"]["properties"]
+
+
+async def test_given_the_docs_then_the_interactive_page_and_the_document_are_served(api):
+    page = await api.http.get("/docs")
+    document = await api.http.get("/docs/openapi.json")
+
+    assert page.status_code == 200 and "html" in page.headers["content-type"]
+    assert document.json()["openapi"].startswith("3.1")
+
+
+async def test_given_an_unknown_route_or_method_then_problems_not_500(api):
+    missing = await api.http.get("/v1/nothing-here")
+    method = await api.http.delete("/v1/rulesets")
+
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert method.status_code == 405 and method.json()["code"] == "method_not_allowed"
+
+
+def test_given_the_app_then_the_committed_openapi_document_is_current():
+    assert CONTRACT.read_text() == render(), (
+        "openapi/openapi.json is stale: run `python -m service.http.contract`")
+
+
+def test_given_the_contract_then_every_operation_has_an_explicit_id_and_problem_answers():
+    import json
+
+    document = json.loads(CONTRACT.read_text())
+    operations = [op for path in document["paths"].values() for op in path.values()]
+
+    assert len({op["operationId"] for op in operations}) == len(operations) == 21
+    for op in operations:
+        if op["operationId"] not in {"getHealth", "getReadiness", "getMetrics",
+                                     "listRulesets"}:
+            assert "429" in op["responses"], op["operationId"]
+
+
+@pytest.fixture
+def limited(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'limited.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url), HttpSettings(rate_limit_per_minute=5))
+    yield live
+    stop(live)
+
+
+async def test_given_a_key_over_its_limit_then_429_with_retry_after_and_others_unaffected(
+        limited):
+    async with httpx.AsyncClient(base_url=limited.url) as http:
+        a = (await http.post("/v1/players")).json()["api_key"]
+        b = (await http.post("/v1/players")).json()["api_key"]
+        answers = [await http.get("/v1/players/me", headers={"Authorization": f"Bearer {a}"})
+                   for _ in range(6)]
+        other = await http.get("/v1/players/me", headers={"Authorization": f"Bearer {b}"})
+
+    assert [r.status_code for r in answers] == [200] * 5 + [429]
+    assert answers[0].headers["ratelimit-limit"] == "5"
+    assert answers[0].headers["ratelimit-remaining"] == "4"
+    assert answers[-1].json()["code"] == "rate_limited"
+    assert int(answers[-1].headers["retry-after"]) > 0
+    assert other.status_code == 200

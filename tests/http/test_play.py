@@ -1,0 +1,196 @@
+"""Play: the view and its ETag, legal commands, commands with their headers, and every error."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+
+async def _two_player_game(api):
+    alice, bob = await api.player("alice"), await api.player("bob")
+    game_id = await api.game(alice, [bob])
+    seats = await api.seats(game_id, [alice, bob])
+    return game_id, seats
+
+
+async def test_given_a_started_game_then_each_seat_sees_its_own_hand_and_the_version_etag(api):
+    game_id, seats = await _two_player_game(api)
+
+    views = {s: await api.get(p, f"/v1/games/{game_id}/view") for s, p in seats.items()}
+
+    for seat, r in views.items():
+        body = r.json()
+        assert r.status_code == 200 and body["seat"] == seat
+        assert r.headers["etag"] == f'"{body["version"]}"'
+        assert len(body["view"]["hand"]) == body["view"]["seats"][seat]["hand_count"]
+    assert set(views[0].json()["view"]["hand"]).isdisjoint(views[1].json()["view"]["hand"])
+
+
+async def test_given_the_current_etag_when_if_none_match_then_304(api):
+    game_id, seats = await _two_player_game(api)
+    first = await api.get(seats[0], f"/v1/games/{game_id}/view")
+
+    again = await api.get(seats[0], f"/v1/games/{game_id}/view",
+                          headers={"If-None-Match": first.headers["etag"]})
+
+    assert again.status_code == 304
+
+
+async def test_given_the_pending_seat_then_legal_commands_post_as_they_are(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me, other = seats[view["awaiting"][0]], seats[1 - view["awaiting"][0]]
+
+    legal = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()
+    idle = (await api.get(other, f"/v1/games/{game_id}/legal-commands")).json()
+    r = await api.post(me, f"/v1/games/{game_id}/commands", legal["commands"][0])
+
+    assert legal["commands"] and idle["commands"] == []
+    assert r.status_code == 200
+    assert r.json()["version"] > view["version"] and r.json()["committed"] is True
+    assert [e["version"] for e in r.json()["events"]] == list(
+        range(view["version"] + 1, r.json()["version"] + 1))
+
+
+async def test_given_dry_run_then_events_come_back_and_nothing_is_committed(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+
+    dry = await api.post(me, f"/v1/games/{game_id}/commands", command,
+                         params={"dry_run": "true"})
+    after = (await api.get(me, f"/v1/games/{game_id}/view")).json()
+
+    assert dry.status_code == 200 and dry.json()["committed"] is False and dry.json()["events"]
+    assert after["version"] == view["version"]
+
+
+async def test_given_an_idempotency_key_when_a_command_is_retried_then_the_first_result(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    key = {"Idempotency-Key": "cmd-1"}
+
+    first = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key)
+    second = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key)
+    other = await api.post(me, f"/v1/games/{game_id}/commands", {"type": "end_turn"},
+                           headers=key)
+
+    assert second.status_code == 200 and second.json()["replayed"] is True
+    assert second.json()["version"] == first.json()["version"]
+    assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
+
+
+async def test_given_a_stale_if_match_then_409_with_the_current_version(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+
+    r = await api.post(me, f"/v1/games/{game_id}/commands", command,
+                       headers={"If-Match": f'"{view["version"] - 1}"'})
+    ok = await api.post(me, f"/v1/games/{game_id}/commands", command,
+                        headers={"If-Match": f'"{view["version"]}"'})
+    bad = await api.post(me, f"/v1/games/{game_id}/commands", command,
+                         headers={"If-Match": "yesterday"})
+
+    assert r.status_code == 409 and r.json()["code"] == "stale_version"
+    assert r.json()["current_version"] == view["version"]
+    assert ok.status_code == 200
+    assert bad.status_code == 400 and bad.json()["code"] == "malformed_request"
+
+
+async def test_given_the_other_seat_when_it_sends_a_command_then_409_not_your_decision(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    other = seats[1 - view["awaiting"][0]]
+
+    r = await api.post(other, f"/v1/games/{game_id}/commands", {"type": "end_turn"})
+
+    assert r.status_code == 409 and r.json()["code"] == "not_your_decision"
+
+
+async def test_given_an_illegal_command_then_422_with_the_rule_and_legal_commands(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+
+    r = await api.post(me, f"/v1/games/{game_id}/commands", {"type": "discard", "card": "x#1"})
+    after = (await api.get(me, f"/v1/games/{game_id}/view")).json()
+
+    assert r.status_code == 422 and r.json()["code"] == "rule_violation"
+    assert r.json()["rule"] and r.json()["legal_commands"]
+    assert r.json()["legal_commands"] == (
+        await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"]
+    assert after["version"] == view["version"]  # nothing half-written
+
+
+async def test_given_malformed_or_huge_bodies_then_400_and_413_never_500(api):
+    game_id, seats = await _two_player_game(api)
+    url = f"/v1/games/{game_id}/commands"
+    auth = seats[0].auth
+
+    not_json = await api.http.post(url, content=b"{nope", headers=auth)
+    wrong_type = await api.post(seats[0], url, {"type": "discard", "card": 7})
+    unknown_field = await api.post(seats[0], url, {"type": "end_turn", "please": True})
+    huge = await api.http.post(url, content=b'{"type":"end_turn","x":"' + b"a" * 200_000
+                               + b'"}', headers={**auth, "content-type": "application/json"})
+
+    for r in (not_json, wrong_type, unknown_field):
+        assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
+    assert huge.status_code == 413 and huge.json()["code"] == "body_too_large"
+
+
+async def test_given_someone_without_a_seat_then_403_for_seat_resources(api):
+    game_id, _seats = await _two_player_game(api)
+    eve = await api.player("eve")
+
+    legal = await api.get(eve, f"/v1/games/{game_id}/legal-commands")
+    command = await api.post(eve, f"/v1/games/{game_id}/commands", {"type": "end_turn"})
+    watch = await api.get(eve, f"/v1/games/{game_id}/view")
+
+    assert legal.status_code == 403 and legal.json()["code"] == "not_seated"
+    assert command.status_code == 403
+    assert watch.status_code == 200 and watch.json()["seat"] is None
+    assert watch.json()["view"]["hand"] is None
+
+
+async def test_given_a_long_poll_when_another_seat_moves_then_the_view_arrives(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    watcher = seats[1 - view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+
+    poll = asyncio.create_task(api.get(watcher, f"/v1/games/{game_id}/view", params={
+        "wait_for_version": view["version"] + 1, "timeout": 10}))
+    await asyncio.sleep(0.2)
+    assert not poll.done()
+    await api.post(me, f"/v1/games/{game_id}/commands", command)
+    r = await asyncio.wait_for(poll, 5)
+
+    assert r.json()["version"] > view["version"]
+
+
+async def test_given_a_long_poll_with_nothing_happening_then_it_times_out_as_it_stands(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+
+    r = await api.get(seats[0], f"/v1/games/{game_id}/view", params={
+        "wait_for_version": view["version"] + 5, "timeout": 0.3})
+
+    assert r.status_code == 200 and r.json()["version"] == view["version"]
+
+
+async def test_given_a_whole_game_played_through_the_api_then_it_finishes_and_verifies(api):
+    game_id, seats = await _two_player_game(api)
+
+    await api.play_out(game_id, seats, random.Random(1))
+    verify = await api.get(seats[0], f"/v1/games/{game_id}/verify")
+    late = await api.post(seats[0], f"/v1/games/{game_id}/commands", {"type": "end_turn"})
+
+    assert verify.status_code == 200 and verify.json()["ok"] is True
+    assert verify.json()["rounds_verified"] >= 1
+    assert late.status_code == 422 and late.json()["rule"] == "game_over"

@@ -1,0 +1,50 @@
+"""Players and API keys."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from service.players import key_digest, players
+
+
+async def test_given_a_new_player_when_they_call_me_then_their_key_identifies_them(api):
+    alice = await api.player("alice")
+
+    r = await api.get(alice, "/v1/players/me")
+
+    assert r.status_code == 200
+    assert r.json()["player_id"] == alice.player_id
+    assert r.json()["name"] == "alice"
+
+
+async def test_given_a_player_then_only_the_hash_of_the_key_is_stored(api, live):
+    alice = await api.player("alice")
+
+    engine = create_async_engine(live.settings.database_url)
+    async with engine.connect() as conn:
+        row = (await conn.execute(sa.select(players).where(
+            players.c.player_id == alice.player_id))).one()
+    await engine.dispose()
+
+    assert row.key_sha256 == key_digest(alice.key)
+    assert alice.key not in str(tuple(row))
+
+
+async def test_given_no_key_or_a_bad_key_then_401_problem(api):
+    no_key = await api.http.get("/v1/players/me")
+    bad_key = await api.http.get("/v1/players/me", headers={"Authorization": "Bearer nope"})
+    basic = await api.http.get("/v1/players/me", headers={"Authorization": "Basic eDp5"})
+
+    for r in (no_key, bad_key, basic):
+        assert r.status_code == 401
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["code"] == "unauthorized"
+    assert no_key.headers["www-authenticate"] == "Bearer"
+
+
+async def test_given_no_body_then_a_player_is_still_created(api):
+    r = await api.http.post("/v1/players")
+
+    assert r.status_code == 201
+    assert r.json()["api_key"].startswith("cya_")
