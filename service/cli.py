@@ -58,12 +58,14 @@ def db_upgrade(settings: Settings, revision: str) -> None:
 @main.command()
 @click.option("--name", default=None, help="The worker's name in RQ (default: host and pid).")
 @click.option("--burst", is_flag=True, help="Quit once the queue is empty.")
+@click.option("--log-level", default="WARNING", show_default=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]))
 @click.pass_obj
-def worker(settings: Settings, name: str | None, burst: bool) -> None:
+def worker(settings: Settings, name: str | None, burst: bool, log_level: str) -> None:
     """Run an RQ worker for bot moves and turn clocks (with RQ's scheduler and the sweeper)."""
     from workers.main import run  # the worker is a separate deployable; load it only here
 
-    run(settings, name=name, burst=burst)
+    run(settings, name=name, burst=burst, logging_level=log_level)
 
 
 @main.group()

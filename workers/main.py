@@ -10,8 +10,10 @@ and a dead worker's job is found again by the sweeper. Run several workers for p
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
+import signal
 import socket
 
 from redis import Redis
@@ -28,12 +30,14 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     if not settings.redis_url:
         raise SystemExit("cya worker needs CYA_REDIS_URL")
     logging.basicConfig(level=logging_level)
+    faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
     name = name or f"cya-{socket.gethostname()}-{os.getpid()}"
     redis = Redis.from_url(settings.redis_url)
     queue = Queue(settings.rq_queue, connection=redis)
     jobs.configure(settings)
     sweeper = Sweeper(settings, owner=name)
-    sweeper.start()
+    if settings.sweep_interval_s > 0:  # 0: no sweeper in this worker (others sweep)
+        sweeper.start()
     worker = SimpleWorker([queue], connection=redis, name=name)
     try:
         worker.work(with_scheduler=True, burst=burst, logging_level=logging_level)

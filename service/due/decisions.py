@@ -9,6 +9,7 @@ recorded with the same body (the bot's choice is seeded by the same facts, so it
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Literal
 
@@ -27,6 +28,8 @@ from .bot_levels import POLICIES
 from .streaks import consecutive_timeouts
 
 Result = Literal["acted", "moved_on", "replayed"]
+
+log = logging.getLogger(__name__)
 
 _encode = msgspec.json.Encoder().encode
 
@@ -71,6 +74,7 @@ async def take_due_decision(
         return "moved_on"
     pending = game.pending_seat()
     if game.version != version or pending is None or pending[0] != seat:
+        log.info("game %s at v%d (due v%d %s): moved on", game_id, game.version, version, kind)
         return "moved_on"
     controller = pending[1]
     try:
@@ -84,8 +88,9 @@ async def take_due_decision(
             outcome = await _take_expired(pipeline, game, seat, controller, kind)
         else:
             return "moved_on"
-    except (VersionConflict, IdempotencyKeyReused, RuleViolation):
+    except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:
         # Another copy of this job, or the seat's own player, got there first.
+        log.info("game %s v%d %s: %r", game_id, version, kind, exc)
         return "moved_on"
     return "replayed" if outcome.replayed else "acted"
 
