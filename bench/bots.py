@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -168,7 +170,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.to_thread(upgrade, url)
         settings = Settings(database_url=url, redis_url=redis_url, due_work="rq")
         env = {**os.environ, "CYA_DATABASE_URL": url, "CYA_REDIS_URL": redis_url}
-        procs = [subprocess.Popen([CYA, "worker", *args.worker_args], env=env) for _ in range(2)]
+        procs = [subprocess.Popen([CYA, "worker", *args.worker_args], env=env,
+                                  start_new_session=True) for _ in range(2)]
         sched = TimedScheduler(redis_url, settings.rq_queue)
         api = build(settings, scheduler=sched)
         try:
@@ -185,6 +188,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             p.terminate()
         for p in procs:
             p.wait(10)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)  # anything the worker left behind
         redis.flushdb()
         redis.close()
         await admin.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')

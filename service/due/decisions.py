@@ -46,12 +46,16 @@ def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
     return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
 
 
-async def current(pipeline: Pipeline, game_id: str) -> Game:
-    """The game as of the log's end. A worker's cache trails the other processes' writes, so
-    fold only the events it has not seen instead of the whole log."""
+async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
+    """The game as of the log's end, as far as a job for `version` needs it. A worker's cache
+    trails the other processes' writes: fold only the events it has not seen instead of the
+    whole log, and skip the read when the cache already stands at `version` (if the log moved
+    on meanwhile, the append's version check says so)."""
     cached = pipeline.cache.get(game_id) if pipeline.cache is not None else None
     if cached is None:
         return await pipeline.load(game_id, fresh=True)
+    if cached.version >= version:
+        return cached
     async with pipeline.store.read() as conn:
         newer = await pipeline.store.load(conn, game_id, after=cached.version)
     if not newer:
@@ -69,7 +73,7 @@ async def take_due_decision(
     pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int
 ) -> Result:
     try:
-        game = await current(pipeline, game_id)
+        game = await current(pipeline, game_id, version)
     except GameNotFound:
         return "moved_on"
     pending = game.pending_seat()

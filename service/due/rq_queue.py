@@ -39,12 +39,14 @@ def enqueue_due(queue: Queue, due: dict[str, Any], *, bot_delay_ms: int = 0) -> 
     if due["kind"] == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
     args = (due["game_id"], due["version"], due["kind"], due["seat"])
-    options: dict[str, Any] = {
-        "job_id": job_id(due), "job_timeout": JOB_TIMEOUT_S, "result_ttl": 0,
-        "failure_ttl": 3600, "retry": RETRY,
-    }
-    job: Job = (queue.enqueue_at(at, JOB, *args, **options) if at > now
-                else queue.enqueue(JOB, *args, **options))
+    with queue.connection.pipeline() as pipe:  # one round trip instead of two
+        options: dict[str, Any] = {
+            "job_id": job_id(due), "job_timeout": JOB_TIMEOUT_S, "result_ttl": 0,
+            "failure_ttl": 3600, "retry": RETRY, "pipeline": pipe,
+        }
+        job: Job = (queue.enqueue_at(at, JOB, *args, **options) if at > now
+                    else queue.enqueue(JOB, *args, **options))
+        pipe.execute()
     return job
 
 

@@ -8,6 +8,7 @@ FLUSHDBs only that index, never the server: other runs may use the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -128,6 +129,7 @@ class Workers:
         proc = subprocess.Popen(
             [CYA, "worker", "--name", f"test-{n}-{uuid.uuid4().hex[:6]}"],
             cwd=ROOT, env=worker_env(self.settings), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: teardown ends its children too
         )
         self.procs.append(proc)
         return proc
@@ -137,9 +139,10 @@ class Workers:
         proc.wait(5)
 
     def stop_all(self) -> None:
+        """SIGTERM to each worker's group, then SIGKILL to whatever is left: a worker killed
+        hard leaves its RQ scheduler child behind, in the same group."""
         for p in self.procs:
-            if p.poll() is None:
-                p.terminate()
+            self._signal_group(p, signal.SIGTERM)
         deadline = time.monotonic() + 5
         for p in self.procs:
             try:
@@ -147,6 +150,14 @@ class Workers:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        time.sleep(0.2)
+        for p in self.procs:
+            self._signal_group(p, signal.SIGKILL)
+
+    @staticmethod
+    def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
 
 
 @pytest.fixture
