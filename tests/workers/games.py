@@ -21,10 +21,11 @@ async def start_game(
     seats: tuple[Controller, ...],
     *,
     end_mode: str = "quick",
+    rules: str = "classic",
     turn_clock: int | None = None,
     policy: TimeoutPolicy | None = None,
 ) -> str:
-    ruleset = preset("classic", len(seats), end_mode=EndMode(end_mode))
+    ruleset = preset(rules, len(seats), end_mode=EndMode(end_mode))
     created = await api.pipeline.create_game(
         CreateGame(ruleset, seats=seats, turn_clock=turn_clock,
                    timeout_policy=policy or TimeoutPolicy()), CREATOR

@@ -76,7 +76,7 @@ async def test_given_games_in_flight_when_redis_is_flushed_then_the_sweeper_rest
     api: Services, workers: Workers, redis_db: RedisDb
 ) -> None:
     workers.start()
-    bot_game = await start_game(api, bots(4))
+    bot_game = await start_game(api, bots(3), rules="advanced_all")  # draft piles: ≤ 3 seats
     clock_game = await start_game(api, humans("ann") + bots(3), turn_clock=1)
     await wait_for_version(api, bot_game, 40, timeout_s=30)
 
