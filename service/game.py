@@ -1,4 +1,8 @@
-"""One game as the pipeline sees it: its lobby, its rules state, its place in the log."""
+"""One game as the pipeline sees it: its lobby, its rules state, its place in the log.
+
+Pure like the domain (msgspec and the domain only), so the event log and the projections may
+fold games without reaching up into the pipeline.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 The rules engine knows nothing of players, bots or clocks; these facts live in the same log as
 the domain events (same versions, same hash chain) so one fold rebuilds the whole game.
+Pure like the domain.
 """
 
 from __future__ import annotations

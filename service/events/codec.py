@@ -21,7 +21,7 @@ AnyEvent = Event | LobbyEvent | TimeoutEvent
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 EVENT_CLASSES: dict[str, type[Any]] = {
-    cls.__struct_config__.tag: cls  # type: ignore[attr-defined]
+    cls.__struct_config__.tag: cls
     for cls in (*typing.get_args(Event), *typing.get_args(LobbyEvent),
                 *typing.get_args(TimeoutEvent))
 }
@@ -34,7 +34,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 class EventCodec:
     def __init__(self, upcasters: Mapping[tuple[str, int], Upcaster] = UPCASTERS) -> None:
         self._encoder = msgspec.json.Encoder()
-        self._decoder = msgspec.json.Decoder(AnyEvent)
+        self._decoder: msgspec.json.Decoder[AnyEvent] = msgspec.json.Decoder(AnyEvent)
         self._upcasters = upcasters
 
     def encode(self, event: AnyEvent) -> bytes:
@@ -63,7 +63,8 @@ class EventCodec:
                 obj = self._upcasters[(event_type, v)](obj)
             except KeyError:
                 raise ValueError(f"no upcaster for {event_type} v{v}") from None
-        return msgspec.convert(obj, AnyEvent)
+        event: AnyEvent = msgspec.convert(obj, AnyEvent)
+        return event
 
 
 default_codec = EventCodec()

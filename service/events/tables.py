@@ -78,7 +78,8 @@ game_views = sa.Table(
     sa.Column("game_id", sa.String(64), primary_key=True),
     sa.Column("viewer", sa.Integer, primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
-    sa.Column("view", JsonText, nullable=False),
+    # The exact JSON the API serves, as text: PostgreSQL need not parse it on every write.
+    sa.Column("view", sa.Text, nullable=False),
 )
 
 # At most one pending decision per game, so at most one row of due work.

@@ -167,3 +167,22 @@ async def test_given_a_dry_run_then_nothing_is_appended(services):
 
     assert not outcome.committed and outcome.events
     assert (await p.load(game_id, fresh=True)).version == version
+
+
+async def test_given_one_process_sending_rival_commands_to_one_game_then_exactly_one_wins(
+    services,
+):
+    p = services.pipeline
+    game_id = await started_game(p)
+    version, seat, command = await next_move(p, game_id)
+
+    results = await asyncio.gather(*(
+        p.play(game_id, seat, command, command_id=f"rival-{i}", expected_version=version)
+        for i in range(6)
+    ), return_exceptions=True)
+
+    winners = [r for r in results if not isinstance(r, BaseException)]
+    assert len(winners) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if r not in winners)
+    log = await services.store.read_events(game_id)
+    assert log[-1].version == winners[0].version

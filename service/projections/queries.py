@@ -1,0 +1,72 @@
+"""Reads of the read models, for the API and the workers: no folding, one indexed query each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from service.events.store import as_utc
+from service.events.tables import SPECTATOR, due_work, game_views, games
+
+
+@dataclass(frozen=True, slots=True)
+class StoredView:
+    version: int
+    json: str  # exactly what the API serves
+
+
+@dataclass(frozen=True, slots=True)
+class DueWork:
+    game_id: str
+    version: int
+    kind: str  # "bot_turn" | "deadline"
+    seat: int
+    due_at: datetime
+
+
+async def view(conn: AsyncConnection, game_id: str, seat: int | None) -> StoredView | None:
+    """A seat's view, or the spectator's for `seat=None`."""
+    viewer = SPECTATOR if seat is None else seat
+    row = (await conn.execute(
+        sa.select(game_views.c.version, game_views.c.view)
+        .where(game_views.c.game_id == game_id, game_views.c.viewer == viewer)
+    )).first()
+    return None if row is None else StoredView(row.version, row.view)
+
+
+async def game(conn: AsyncConnection, game_id: str) -> dict[str, Any] | None:
+    row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
+    return None if row is None else dict(row._mapping)
+
+
+async def lobby(
+    conn: AsyncConnection,
+    *,
+    status: str | None = None,
+    public_only: bool = True,
+    before: tuple[datetime, str] | None = None,
+    limit: int = 50,
+) -> list[dict[str, Any]]:
+    """Games newest first; `before` is the (created_at, game_id) of the last row of the
+    previous page (keyset pagination: stable while games are created)."""
+    q = sa.select(games).order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit)
+    if status is not None:
+        q = q.where(games.c.status == status)
+    if public_only:
+        q = q.where(games.c.public.is_(True))
+    if before is not None:
+        q = q.where(sa.tuple_(games.c.created_at, games.c.game_id) < sa.tuple_(*before))
+    return [dict(r._mapping) for r in (await conn.execute(q)).all()]
+
+
+async def due(conn: AsyncConnection, now: datetime, limit: int = 500) -> list[DueWork]:
+    """Work whose time has come, oldest first: what a sweeper (re-)enqueues."""
+    rows = (await conn.execute(
+        sa.select(due_work).where(due_work.c.due_at <= now)
+        .order_by(due_work.c.due_at).limit(limit)
+    )).all()
+    return [DueWork(r.game_id, r.version, r.kind, r.seat, as_utc(r.due_at)) for r in rows]

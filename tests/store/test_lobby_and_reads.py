@@ -1,0 +1,99 @@
+"""The lobby's life through the pipeline, the scheduling hook, and the read-model queries."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+import pytest
+
+from service.domain import GameView, RuleViolation
+from service.lobby import AddBot, BotSeat, CreateGame, LeaveSeat, Start, TakeSeat
+from service.pipeline import Pipeline
+from service.projections import queries
+
+from .scenarios import QUICK4, started_game
+
+
+class RecordingScheduler:
+    """A hand-written fake: remembers what the pipeline asked to schedule."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict | None]] = []
+
+    async def schedule(self, game_id: str, due: dict | None) -> None:
+        self.calls.append((game_id, due))
+
+
+async def test_a_lobby_fills_and_starts_only_when_full_and_by_its_creator(services):
+    p = services.pipeline
+    game_id = (await p.create_game(CreateGame(QUICK4), "host")).game_id
+    await p.lobby(game_id, TakeSeat(seat=2), "alice")
+    await p.lobby(game_id, TakeSeat(), "bob")
+    await p.lobby(game_id, LeaveSeat(), "bob")
+
+    with pytest.raises(RuleViolation) as err:
+        await p.lobby(game_id, Start(), "host")
+    assert err.value.code == "seats_open"
+    with pytest.raises(RuleViolation) as err:
+        await p.lobby(game_id, AddBot(), "alice")
+    assert err.value.code == "not_creator"
+
+    for _ in range(3):
+        await p.lobby(game_id, AddBot("greedy"), "host")
+    with pytest.raises(RuleViolation):
+        await p.lobby(game_id, Start(), "alice")
+    started = await p.lobby(game_id, Start(), "host")
+
+    assert [e.type for e in started.events[:2]] == ["game_started", "round_started"]
+    game = await p.load(game_id, fresh=True)
+    assert game.status == "playing" and game.lobby.seat_of("alice") == 2
+    with pytest.raises(RuleViolation) as err:
+        await p.lobby(game_id, TakeSeat(), "carol")
+    assert err.value.code == "already_started"
+
+
+async def test_creating_twice_with_one_key_finds_the_same_game(services):
+    p = services.pipeline
+    first = await p.create_game(CreateGame(QUICK4), "host", command_id="create-1")
+    again = await p.create_game(CreateGame(QUICK4), "host", command_id="create-1")
+    assert again.replayed and again.game_id == first.game_id and again.version == 1
+
+
+async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
+    scheduler = RecordingScheduler()
+    p = Pipeline(services.store, scheduler=scheduler)
+    game_id = await started_game(p, humans=1, clock=60)
+    calls = [c for c in scheduler.calls if c[0] == game_id]
+    assert calls[0][1] is None  # in the lobby nothing is due
+    due = calls[-1][1]
+    game = await p.load(game_id)
+    seat = game.state.pending_seats()[0]
+    assert due["seat"] == seat and due["version"] == game.version
+    assert due["kind"] == ("deadline" if seat == 0 else "bot_turn")
+    await p.close()
+
+
+async def test_reads_serve_the_stored_views_the_lobby_and_due_work(services):
+    p = services.pipeline
+    game_id = await started_game(p)
+    waiting = (await p.create_game(CreateGame(QUICK4, seats=(BotSeat(),)), "host")).game_id
+    await p.create_game(CreateGame(QUICK4, public=False), "host")
+    game = await p.load(game_id)
+
+    async with services.store.read() as conn:
+        seat_view = await queries.view(conn, game_id, 1)
+        spectator = await queries.view(conn, game_id, None)
+        lobby = await queries.lobby(conn, status="lobby")
+        everything = await queries.lobby(conn, public_only=False, limit=2)
+        older = await queries.lobby(conn, public_only=False, before=(
+            everything[-1]["created_at"], everything[-1]["game_id"]))
+        now_due = await queries.due(conn, datetime.now(UTC) + timedelta(seconds=1))
+        row = await queries.game(conn, game_id)
+
+    assert seat_view.version == game.version == row["version"]
+    assert msgspec.json.decode(seat_view.json, type=GameView).hand == game.state.hands[1]
+    assert msgspec.json.decode(spectator.json, type=GameView).hand is None
+    assert [g["game_id"] for g in lobby] == [waiting]
+    assert len(everything) == 2 and len(older) == 1
+    assert [(d.game_id, d.kind) for d in now_due] == [(game_id, "bot_turn")]

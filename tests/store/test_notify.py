@@ -1,0 +1,48 @@
+"""After commit, (game, version) goes out through Redis pub/sub when Redis is configured."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from service.bootstrap import build
+from service.config import Settings
+from service.lobby import CreateGame, TakeSeat
+
+from .scenarios import QUICK4
+
+REDIS_URL = os.environ.get("CYA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+async def _redis_up() -> bool:
+    import redis.asyncio as redis
+
+    client = redis.from_url(REDIS_URL)
+    try:
+        return bool(await client.ping())
+    except OSError:
+        return False
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_given_redis_then_subscribers_hear_each_commit(database_url):
+    if not await _redis_up():
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+    services = build(Settings(database_url=database_url, redis_url=REDIS_URL))
+    try:
+        p = services.pipeline
+        created = await p.create_game(CreateGame(QUICK4), "p0")
+        updates = services.publisher.subscribe(created.game_id)
+        first = asyncio.ensure_future(anext(updates))
+        await asyncio.sleep(0.2)  # let the subscription reach Redis
+
+        outcome = await p.lobby(created.game_id, TakeSeat(), "p1")
+
+        assert await asyncio.wait_for(first, 5) == outcome.version
+        await updates.aclose()
+    finally:
+        await services.close()
