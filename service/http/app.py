@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from litestar import Litestar
@@ -28,6 +29,7 @@ from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS
 from .settings import HttpSettings, get_http_settings
+from .views import MemoryViews
 
 API_VERSION = "1.0.0"
 DESCRIPTION = """\
@@ -67,7 +69,9 @@ def create_app(
     http = http or get_http_settings()
     services = build(settings, scheduler=scheduler)
     runtime = Runtime(services, PlayerDirectory(services.engine),
-                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http)
+                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
+                      MemoryViews() if http.views_from_memory and not settings.redis_url
+                      else None)
 
     async def shutdown(app: Litestar) -> None:
         await runtime.feeds.close()
@@ -95,6 +99,16 @@ def create_app(
     return app
 
 
+def tune_gc() -> None:
+    """The folded-game cache keeps many long-lived objects; with CPython's default thresholds
+    the full collections that walk them all come often and stall every request for tens of
+    milliseconds. Collect young objects less eagerly and the old generation rarely."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 1000)
+
+
 def app_from_env() -> Litestar:
     """uvicorn's factory: `uvicorn --factory service.http.app:app_from_env`."""
+    tune_gc()
     return create_app()

@@ -8,7 +8,9 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,17 +18,19 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Request
 from litestar.datastructures import State
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.bootstrap import Services
 from service.events.tables import games
+from service.game import Game
 from service.lobby import Controller, HumanSeat
-from service.pipeline import GameNotFound
+from service.pipeline import GameNotFound, Pipeline
 from service.players import Player, PlayerDirectory
 
 from .feeds import Feeds
 from .problems import forbidden, unauthorized
 from .settings import HttpSettings
+from .views import MemoryViews
 
 _seats = msgspec.json.Decoder(list[Controller | None])
 
@@ -39,7 +43,7 @@ class Runtime:
     players: PlayerDirectory
     feeds: Feeds
     settings: HttpSettings
-    extra_ready: dict[str, Any] = field(default_factory=dict)
+    memory_views: MemoryViews | None = None  # set when this process is the only writer
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,36 @@ class GameAccess:
         return seat
 
 
+@asynccontextmanager
+async def single_read(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
+    """One statement, no BEGIN/COMMIT around it: a single round trip for the hot reads. A
+    single SELECT sees one committed snapshot, so it needs no transaction of its own."""
+    async with engine.connect() as conn:
+        await conn.execution_options(isolation_level="AUTOCOMMIT")
+        yield conn
+
+
+async def seat_in(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Game, int | None]:
+    """The folded game and the caller's seat, from the pipeline's cache when it can be trusted.
+
+    Seats change in the lobby (and by resignation); this process's cache sees its own writes,
+    but another process's join may be missing, so an unseated answer in the lobby is checked
+    on fresh state.
+    """
+    game = await pipeline.load(game_id)
+    seat = game.lobby.seat_of(player.player_id) if game.lobby else None
+    if seat is None and game.status == "lobby":  # after the deal nobody new sits down
+        game = await pipeline.load(game_id, fresh=True)
+        seat = game.lobby.seat_of(player.player_id) if game.lobby else None
+    return game, seat
+
+
+def may_watch(game: Game, player: Player) -> None:
+    lobby = game.lobby
+    if lobby is not None and not lobby.public and player.player_id != lobby.creator:
+        raise forbidden("private_game", "This game is private to its players.")
+
+
 async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
     row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
     if row is None:
@@ -89,15 +123,17 @@ async def provide_runtime(state: State) -> Runtime:
     return state.runtime  # type: ignore[no-any-return]
 
 
-async def provide_player(request: Request[Any, Any, Any], state: State) -> Player:
+async def provide_player(request: Request[Any, Any, Any], runtime: Runtime) -> Player:
+    # It depends on `runtime` so the two resolve one after the other: Litestar runs
+    # independent dependencies in a task group, which costs more than both together.
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise unauthorized()
-    player = await state.runtime.players.by_key(token.strip())
+    player = await runtime.players.by_key(token.strip())
     if player is None:
         raise unauthorized("Unknown API key.")
-    return player  # type: ignore[no-any-return]
+    return player
 
 
 def rate_limit_identity(request: Request[Any, Any, Any]) -> str:

@@ -70,7 +70,7 @@ class Feed:
         try:
             while True:
                 if pending is None:
-                    pending = asyncio.ensure_future(anext(sub))  # type: ignore[arg-type]
+                    pending = asyncio.ensure_future(anext(sub))
                 done, _ = await asyncio.wait({pending}, timeout=self.poll)
                 if done:
                     hint, pending = pending.result(), None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Request, Response, get
@@ -34,7 +34,7 @@ class FollowController(Controller):
          "when idle, and the stream ends after `game_ended`.",
          responses=problem_responses(400, 401, 403, 404, 429))
     async def events(
-        self, request: Request, runtime: Runtime, player: Player, game_id: str,
+        self, request: Request[Any, Any, Any], runtime: Runtime, player: Player, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from litestar import Controller, get, post
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import GameView, RuleSet, RuleViolation
+from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
 from service.events.tables import SPECTATOR, game_views, games
 from service.lobby import AddBot, BotSeat, CreateGame, HumanSeat, LeaveSeat, Start, TakeSeat
@@ -21,6 +21,7 @@ from service.pipeline import Outcome
 from service.players import Player
 from service.resign import resign
 
+from . import examples
 from .context import GameAccess, Runtime, game_access
 from .problems import Problem, problem_responses
 from .schemas import (
@@ -60,10 +61,12 @@ def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
     """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
     n = data.ruleset.players
     seats: list[Seat | None] = [None] * n
-    for bot in (b for b in data.bots if b.seat is not None):
-        if bot.seat >= n or seats[bot.seat] is not None:  # type: ignore[operator]
+    for bot in data.bots:
+        if bot.seat is None:
+            continue
+        if bot.seat >= n or seats[bot.seat] is not None:
             raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
-        seats[bot.seat] = BotSeat(bot.level)  # type: ignore[index]
+        seats[bot.seat] = BotSeat(bot.level)
     wanted: list[Seat] = [HumanSeat(creator)] if data.join else []
     wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
     for controller in wanted:
@@ -89,7 +92,8 @@ class GamesController(Controller):
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
           responses=WRITE_PROBLEMS)
-    async def create_game(self, runtime: Runtime, player: Player, data: NewGame,
+    async def create_game(self, runtime: Runtime, player: Player,
+                          data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
                           idempotency_key: IdempotencyKey = None) -> GameSummary:
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
                              data.timeout_policy, data.public)
@@ -103,6 +107,7 @@ class GamesController(Controller):
         self, runtime: Runtime, player: Player,
         status: Literal["lobby", "playing", "finished"] | None = None,
         edition: Edition | None = None,
+        end_mode: EndMode | None = None,
         players: Annotated[int | None, Parameter(ge=2, le=6)] = None,
         cursor: Annotated[str | None, Parameter(max_length=200)] = None,
         limit: Annotated[int, Parameter(ge=1, le=100)] = 20,
@@ -112,6 +117,10 @@ class GamesController(Controller):
             q = q.where(games.c.status == status)
         if players is not None:
             q = q.where(games.c.players == players)
+        # The rule set is stored as msgspec's compact JSON, so a field is an exact substring.
+        for name, value in (("edition", edition), ("end_mode", end_mode)):
+            if value is not None:
+                q = q.where(sa.cast(games.c.ruleset, sa.Text).contains(f'"{name}":"{value}"'))
         after = _cursor(cursor)
         if after is not None:
             q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
@@ -122,8 +131,6 @@ class GamesController(Controller):
         page = [summary(GameAccess(r.game_id, r.status, r.creator, r.public,
                                    msgspec.json.decode(r.seats, type=list[Seat | None]),
                                    r.version, r.deadline, r)) for r in rows]
-        if edition is not None:  # the edition sits inside the rule set's JSON
-            page = [g for g in page if g.ruleset.edition == edition]
         more = len(rows) > limit
         page = page[:limit]
         next_cursor = None
@@ -147,7 +154,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS)
     async def join(self, runtime: Runtime, player: Player, game_id: str,
-                   data: Annotated[JoinSeat | None, Body()] = None,
+                   data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
         seat = data.seat if data else None
         await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
@@ -156,7 +163,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS)
     async def add_bot(self, runtime: Runtime, player: Player, game_id: str,
-                      data: Annotated[AddBotBody | None, Body()] = None,
+                      data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
                       idempotency_key: IdempotencyKey = None) -> GameSummary:
         body = data or AddBotBody()
         await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,

@@ -8,20 +8,22 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import HeaderParameter, Parameter
+from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
 from service.events.store import redacted_for
-from service.events.tables import SPECTATOR, game_views
+from service.events.tables import SPECTATOR, game_views, games
 from service.game import Game
-from service.pipeline import Pipeline
+from service.pipeline import GameNotFound
 from service.players import Player
 
-from .context import GameAccess, Runtime, game_access
+from . import examples
+from .context import Runtime, may_watch, seat_in, single_read
 from .lobby import IdempotencyKey
-from .problems import Problem, not_your_decision, problem_responses, rule_violation
+from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
+from .views import body_from_row
 
 _encode = msgspec.json.Encoder().encode
 IfMatch = Annotated[str | None, HeaderParameter(
@@ -38,25 +40,27 @@ def parse_version_tag(tag: str) -> int:
     return int(raw)
 
 
-async def current_game(pipeline: Pipeline, game_id: str, version: int) -> Game:
-    """The folded game at least at `version` (the cache may lag another process's writes)."""
-    game = await pipeline.load(game_id)
-    return game if game.version >= version else await pipeline.load(game_id, fresh=True)
+async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game, int]:
+    game, seat = await seat_in(runtime.services.pipeline, game_id, player)
+    if seat is None:
+        may_watch(game, player)
+        raise forbidden("not_seated", "You have no seat in this game.")
+    return game, seat
+
+
+def _legal(game: Game, seat: int) -> list[SeatCommand]:
+    if game.status != "playing" or game.state is None:
+        return []
+    return legal_commands(game.state, seat)
 
 
 def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
     return msgspec.to_builtins(commands)  # type: ignore[no-any-return]
 
 
-def _view_body(access: GameAccess, seat: int | None, version: int, raw: str | None) -> bytes:
-    # The projection holds the exact JSON of the view: splice it in instead of re-encoding.
-    head = _encode({
-        "game_id": access.game_id, "version": version, "seat": seat, "status": access.status,
-        "awaiting": msgspec.json.decode(access.row.pending_seats),
-        "deadline": access.deadline,
-    })
-    view = raw.encode() if raw is not None and access.status != "lobby" else b"null"
-    return head[:-1] + b',"view":' + view + b"}"
+_VIEW = sa.select(game_views.c.version, game_views.c.view, games.c.status,
+                  games.c.pending_seats, games.c.deadline).join(
+    games, games.c.game_id == game_views.c.game_id)
 
 
 class PlayController(Controller):
@@ -77,36 +81,46 @@ class PlayController(Controller):
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
                                                        max_length=64)] = None,
     ) -> Response[ViewOut]:
-        services = runtime.services
-        async with services.store.read() as conn:
-            access = await game_access(conn, game_id)
-        seat = access.viewer(player)
-        if wait_for_version is not None and access.version < wait_for_version:
+        game, seat = await seat_in(runtime.services.pipeline, game_id, player)
+        if seat is None:
+            may_watch(game, player)
+        if wait_for_version is not None and game.version < wait_for_version:
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
             async with runtime.feeds.follow(game_id) as feed:
                 await feed.wait_past(wait_for_version - 1, wait)
-        async with services.store.read() as conn:
-            access = await game_access(conn, game_id)
-            row = (await conn.execute(sa.select(game_views.c.version, game_views.c.view).where(
-                game_views.c.game_id == game_id,
-                game_views.c.viewer == (SPECTATOR if seat is None else seat)))).first()
-        version = row.version if row is not None else access.version
+        services = runtime.services
+        if runtime.memory_views is not None and services.pipeline.cache is not None:
+            if wait_for_version is not None:
+                game = await services.pipeline.load(game_id)
+            version, body = game.version, runtime.memory_views.body(game, seat)
+        else:
+            async with single_read(services.engine) as conn:
+                row = (await conn.execute(_VIEW.where(
+                    game_views.c.game_id == game_id,
+                    game_views.c.viewer == (SPECTATOR if seat is None else seat)))).first()
+            if row is None:
+                raise GameNotFound(game_id)
+            version, body = row.version, body_from_row(game_id, seat, row)
         etag = f'"{version}"'
         if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
-            return Response(content=b"", status_code=304, headers={"ETag": etag})
-        return Response(content=_view_body(access, seat, version, row.view if row else None),
-                        media_type="application/json", headers={"ETag": etag})
+            return Response(content=b"", status_code=304,  # type: ignore[arg-type]
+                            headers={"ETag": etag})
+        # The bytes are a ViewOut already (see views.py); Response passes bytes through.
+        return Response(content=body, media_type="application/json",  # type: ignore[arg-type]
+                        headers={"ETag": etag})
 
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
          responses=problem_responses(401, 403, 404, 429))
     async def legal(self, runtime: Runtime, player: Player, game_id: str) -> LegalCommands:
-        async with runtime.services.store.read() as conn:
-            access = await game_access(conn, game_id)
-        seat = access.seat(player)
-        game = await current_game(runtime.services.pipeline, game_id, access.version)
-        commands = legal_commands(game.state, seat) if game.status == "playing" else []
-        return LegalCommands(game_id, game.version, seat, commands)  # type: ignore[arg-type]
+        game, seat = await _seated(runtime, game_id, player)
+        async with single_read(runtime.services.engine) as conn:
+            current = await conn.scalar(sa.select(games.c.version).where(
+                games.c.game_id == game_id))
+        if current is not None and game.version < current:  # another process moved it on
+            game = await runtime.services.pipeline.load(game_id, fresh=True)
+        commands = _legal(game, seat)
+        return LegalCommands(game_id, game.version, seat, commands)
 
     @post("/commands", operation_id="postCommand", summary="Send one command",
           description="Returns the events it caused, as you may see them, and the new version. "
@@ -114,26 +128,27 @@ class PlayController(Controller):
           "command if the game moved on; `?dry_run=true` decides without committing.",
           status_code=200, responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429))
     async def command(
-        self, runtime: Runtime, player: Player, game_id: str, data: SeatCommand,
+        self, runtime: Runtime, player: Player, game_id: str,
+        data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,
     ) -> CommandResult:
         pipeline = runtime.services.pipeline
         expected = parse_version_tag(if_match) if if_match is not None else None
-        async with runtime.services.store.read() as conn:
-            access = await game_access(conn, game_id)
-        seat = access.seat(player)
+        _, seat = await _seated(runtime, game_id, player)
         try:
             outcome = await pipeline.play(game_id, seat, data, idempotency_key, expected,
                                           actor=f"player:{player.player_id}", dry_run=dry_run)
         except RuleViolation as exc:
             game = await pipeline.load(game_id, fresh=True)
-            if game.status == "playing":
-                awaiting = game.state.pending_seats()  # type: ignore[union-attr]
+            if game.status == "playing" and game.state is not None:
+                awaiting = game.state.pending_seats()
                 if seat not in awaiting:
                     raise not_your_decision(awaiting) from None
-            legal = legal_commands(game.state, seat) if game.status == "playing" else []
-            raise rule_violation(exc, _commands_json(legal)) from None  # type: ignore[arg-type]
-        events = [EventOut(s.version, redacted_for(s, seat)) for s in outcome.events]
+            raise rule_violation(exc, _commands_json(_legal(game, seat))) from None
+        # A dry run must not become a peek at the draw pile: uncommitted draws (and deals) are
+        # shown as their public shadow, as a spectator would see them.
+        viewer = seat if outcome.committed else None
+        events = [EventOut(s.version, redacted_for(s, viewer)) for s in outcome.events]
         return CommandResult(game_id, outcome.version, events, outcome.replayed,
                              outcome.committed)

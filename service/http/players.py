@@ -9,6 +9,7 @@ from litestar.params import Body
 
 from service.players import Player
 
+from . import examples
 from .context import Runtime
 from .problems import problem_responses
 from .schemas import NewPlayer, PlayerCreated, PlayerOut
@@ -25,7 +26,8 @@ class PlayersController(Controller):
     )
     async def create_player(
         self, runtime: Runtime,
-        data: Annotated[NewPlayer | None, Body(description="A display name (optional).")] = None,
+        data: Annotated[NewPlayer | None, Body(description="A display name (optional).",
+                                                 examples=examples.PLAYER)] = None,
     ) -> PlayerCreated:
         player, api_key = await runtime.players.create((data or NewPlayer()).name)
         return PlayerCreated(player.player_id, player.name, api_key)

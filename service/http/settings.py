@@ -22,6 +22,10 @@ class HttpSettings:
     events_page_max: int = 500
     # How often a waiting stream re-reads the log even without a publish (lost messages).
     poll_fallback_seconds: float = 2.0
+    # Serve views from this process's folded games when it is the game's only writer (no
+    # Redis configured: one API process with in-process jobs). With Redis, several processes
+    # write, so views are always read from the database.
+    views_from_memory: bool = True
 
     @classmethod
     def from_env(cls) -> HttpSettings:
@@ -30,6 +34,7 @@ class HttpSettings:
             max_body_bytes=_int("CYA_MAX_BODY_BYTES", 64 * 1024),
             long_poll_max_seconds=_int("CYA_LONG_POLL_MAX_SECONDS", 30),
             sse_heartbeat_seconds=_int("CYA_SSE_HEARTBEAT_SECONDS", 15),
+            views_from_memory=_int("CYA_VIEWS_FROM_MEMORY", 1) != 0,
         )
 
 

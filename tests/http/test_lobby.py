@@ -91,11 +91,15 @@ async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_page
         "players": 6, "status": "lobby", "limit": 2, "cursor": first.json()["next_cursor"]})
     classic = await api.get(alice, "/v1/games", params={"edition": "classic_2011",
                                                         "limit": 100})
+    quick = await api.get(alice, "/v1/games", params={"edition": "classic_2011",
+                                                      "end_mode": "quick", "limit": 100})
 
     listed = [g["game_id"] for g in first.json()["games"] + second.json()["games"]]
     assert listed[:3] == ids[::-1]
     assert all(g["public"] for g in first.json()["games"] + second.json()["games"])
     assert set(ids) <= {g["game_id"] for g in classic.json()["games"]}
+    assert all(g["ruleset"]["edition"] == "classic_2011" for g in classic.json()["games"])
+    assert not set(ids) & {g["game_id"] for g in quick.json()["games"]}
 
 
 async def test_given_a_bad_cursor_or_filter_then_400(api):

@@ -1,0 +1,432 @@
+"""HTTP benchmark: the real API in one uvicorn process on the local PostgreSQL (a fresh
+database, dropped after), loaded over loopback from this, a second, process:
+
+(a) commands/s with 64 concurrent games played by scripted clients, against a Litestar
+    hello-world POST in the same server                                  — target ≥ 0.35×
+(b) p99 command latency at half of (a)'s rate                             — target ≤ 25 ms
+(c) GET /view against a hello-world GET                                   — target ≥ 0.7×
+(d) 1,000 concurrent SSE subscribers: p99 from sending a command until each subscriber has
+    its events                                                            — target ≤ 100 ms
+
+The scripted clients track their own hands from their views and the events their commands
+return, form a pair when they hold one and discard otherwise (falling back to the first legal
+command on a refusal), so a command costs one request. Rate limits are off for the run (the
+hello world has none). Prints the figures and targets as one JSON object on its last line;
+exits 1 when a target is missed.
+
+    .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/http.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# This file is named like the standard library's `http`: keep its folder off the import path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import uuid  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
+
+PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
+TARGETS = {"commands_vs_hello_post": 0.35, "p99_ms_at_half_rate": 25.0,
+           "view_vs_hello_get": 0.7, "sse_p99_delivery_ms": 100.0}
+RULES = {"players": 4, "edition": "classic_2011", "end_mode": "quick",
+         "tie_policy": "shared_win"}
+GAMES = 64
+ROUNDS = 3
+SSE_SUBSCRIBERS = 1000
+
+
+# The server role.
+
+
+def serve(port: int) -> None:
+    import uvicorn
+    from litestar import get, post
+
+    from service.config import Settings
+    from service.http.app import create_app, tune_gc
+    from service.http.settings import HttpSettings
+
+    @post("/bench/hello", operation_id="benchHelloPost", status_code=200, security=[])
+    async def hello_post(data: dict[str, Any]) -> dict[str, Any]:
+        return {"hello": "world", "got": len(data)}
+
+    @get("/bench/hello", operation_id="benchHelloGet", security=[])
+    async def hello_get() -> dict[str, str]:
+        return {"hello": "world"}
+
+    app = create_app(Settings.from_env(), HttpSettings(rate_limit_per_minute=0))
+    app.register(hello_post)
+    app.register(hello_get)
+    tune_gc()  # as `app_from_env` does for serve.sh
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False,
+                backlog=4096, timeout_keep_alive=60)
+
+
+# The load role.
+
+
+@dataclass
+class Seat:
+    key: str
+    hand: list[str] = field(default_factory=list)
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+@dataclass
+class Table:
+    game_id: str
+    seats: list[Seat]
+    turn: int = 0
+    over: bool = False
+    version: int = 0
+
+
+def _kind(card: str) -> str:
+    return card.split("#", 1)[0]
+
+
+WILDS = {"gold", "silver"}
+
+
+def choose(hand: list[str]) -> dict[str, Any]:
+    by_type: dict[str, str] = {}
+    for card in hand:
+        t = _kind(card)
+        if t in by_type and t not in WILDS:
+            return {"type": "form_set", "source": "hand", "hand_cards": [by_type[t], card]}
+        by_type[t] = card
+    return {"type": "discard", "card": hand[0]}
+
+
+class Load:
+    def __init__(self, base: str) -> None:
+        import aiohttp
+
+        self.base = base
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, force_close=False),
+            timeout=aiohttp.ClientTimeout(total=60))
+
+    async def close(self) -> None:
+        await self.http.close()
+
+    async def call(self, method: str, path: str, body: Any = None,
+                   headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        async with self.http.request(method, self.base + path, json=body,
+                                     headers=headers) as r:
+            raw = await r.read()
+            return r.status, (json.loads(raw) if raw else None)
+
+    async def player(self) -> str:
+        _, body = await self.call("POST", "/v1/players", {})
+        return str(body["api_key"])
+
+    async def table(self) -> Table:
+        seats = [Seat(await self.player()) for _ in range(RULES["players"])]
+        _, game = await self.call("POST", "/v1/games", {"ruleset": RULES}, seats[0].auth)
+        game_id = game["game_id"]
+        for s in seats[1:]:
+            await self.call("POST", f"/v1/games/{game_id}/seats", None, s.auth)
+        await self.call("POST", f"/v1/games/{game_id}/start", None, seats[0].auth)
+        t = Table(game_id, seats)
+        await self.resync(t)
+        return t
+
+    async def resync(self, t: Table) -> None:
+        for s in t.seats:
+            _, view = await self.call("GET", f"/v1/games/{t.game_id}/view", None, s.auth)
+            s.hand = list(view["view"]["hand"] or [])
+            t.turn = view["awaiting"][0] if view["awaiting"] else 0
+            t.over = view["status"] == "finished"
+            t.version = view["version"]
+
+    async def move(self, t: Table) -> float:
+        """One command by the seat whose turn it is; returns its latency in seconds."""
+        seat = t.seats[t.turn]
+        command = choose(seat.hand)
+        start = time.perf_counter()
+        status, body = await self.call("POST", f"/v1/games/{t.game_id}/commands", command,
+                                       seat.auth)
+        latency = time.perf_counter() - start
+        if status != 200:  # our bookkeeping missed something: ask the server
+            _, legal = await self.call("GET", f"/v1/games/{t.game_id}/legal-commands", None,
+                                       seat.auth)
+            if legal and legal["commands"]:
+                await self.call("POST", f"/v1/games/{t.game_id}/commands",
+                                legal["commands"][0], seat.auth)
+            await self.resync(t)
+            return latency
+        self.apply(t, body["events"])
+        return latency
+
+    @staticmethod
+    def apply(t: Table, events: list[dict[str, Any]]) -> None:
+        for e in (x["event"] for x in events):
+            kind = e["type"]
+            if kind == "set_formed" and e["source"] == "hand":
+                for c in e["cards"]:
+                    t.seats[e["seat"]].hand.remove(c)
+            elif kind == "card_discarded":
+                t.seats[e["seat"]].hand.remove(e["card"])
+            elif kind == "cards_drawn" and e["cards"]:
+                t.seats[e["seat"]].hand.extend(e["cards"])
+            elif kind == "turn_started":
+                t.turn = e["seat"]
+            elif kind in {"game_ended", "round_started", "round_ended"}:
+                t.over = True  # quick mode: one round; a new round would need a resync
+
+
+async def _timed(duration: float, worker: Any, n: int) -> tuple[int, list[float]]:
+    stop = time.perf_counter() + duration
+    latencies: list[float] = []
+
+    async def loop(i: int) -> int:
+        done = 0
+        while time.perf_counter() < stop:
+            latencies.append(await worker(i))
+            done += 1
+        return done
+
+    counts = await asyncio.gather(*(loop(i) for i in range(n)))
+    return sum(counts), latencies
+
+
+class Games:
+    """64 games in play; a finished one is replaced from a stock made beforehand."""
+
+    def __init__(self, load: Load, stock: list[Table]) -> None:
+        self.load, self.stock = load, stock
+        self.live: list[Table] = [stock.pop() for _ in range(GAMES)]
+
+    async def step(self, i: int) -> float:
+        t = self.live[i]
+        if t.over:
+            t = self.live[i] = self.stock.pop() if self.stock else await self.load.table()
+        return await self.load.move(t)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+def p99(values: list[float]) -> float:
+    return pct(values, 0.99)
+
+
+async def hello_rate(load: Load, method: str, duration: float) -> float:
+    async def one(_: int) -> float:
+        await load.call(method, "/bench/hello", {"a": 1} if method == "POST" else None)
+        return 0.0
+
+    n, _ = await _timed(duration, one, GAMES)
+    return n / duration
+
+
+async def paced(games: Games, rate: float, duration: float) -> list[float]:
+    """Open loop: command k is due at start + k / rate, whatever the answers' speed."""
+    start = time.perf_counter()
+    total = int(rate * duration)
+    latencies: list[float] = []
+    busy = [asyncio.Lock() for _ in range(GAMES)]
+
+    async def send(k: int) -> None:
+        await asyncio.sleep(max(0.0, start + k / rate - time.perf_counter()))
+        i = k % GAMES
+        async with busy[i]:
+            latencies.append(await games.step(i))
+
+    await asyncio.gather(*(send(k) for k in range(total)))
+    return latencies
+
+
+async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
+                       commands: int) -> list[float]:
+    import aiohttp
+
+    arrived: dict[tuple[str, int], list[float]] = {}
+    ready = asyncio.Event()
+    connected = 0
+
+    async def subscribe(t: Table, seat: Seat) -> None:
+        nonlocal connected
+        async with load.http.get(
+            f"{load.base}/v1/games/{t.game_id}/events?after={t.version}",
+            headers={**seat.auth, "Accept": "text/event-stream"},
+            timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+        ) as r:
+            connected += 1
+            if connected == subscribers:
+                ready.set()
+            async for line in r.content:
+                if line.startswith(b"id:"):
+                    arrived.setdefault((t.game_id, int(line[3:])), []).append(
+                        time.perf_counter())
+
+    tasks = [asyncio.create_task(subscribe(tables[i % len(tables)],
+                                           tables[i % len(tables)].seats[i % 4]))
+             for i in range(subscribers)]
+    await asyncio.wait_for(ready.wait(), 60)
+    await asyncio.sleep(0.5)
+    per_game = subscribers / len(tables)
+    latencies: list[float] = []
+    for n in range(commands):
+        t = tables[n % len(tables)]
+        if t.over:
+            continue
+        sent = time.perf_counter()
+        status, body = await load.call("POST", f"/v1/games/{t.game_id}/commands",
+                                       choose(t.seats[t.turn].hand), t.seats[t.turn].auth)
+        if status != 200:
+            await load.resync(t)
+            continue
+        load.apply(t, body["events"])
+        last = (t.game_id, body["version"])
+        deadline = time.perf_counter() + 2.0
+        while len(arrived.get(last, ())) < per_game and time.perf_counter() < deadline:
+            await asyncio.sleep(0.002)
+        got = arrived.get(last, [])
+        latencies += [a - sent for a in got] + [2.0] * int(per_game - len(got))
+        await asyncio.sleep(0.02)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return latencies
+
+
+async def run_load(base: str, seconds: float) -> dict[str, Any]:
+    import gc
+
+    gc.set_threshold(100_000, 50, 1000)  # the load generator's pauses are not the server's
+    load = Load(base)
+    try:
+        stock = []
+        for _ in range(6):  # make the games in parallel batches, outside the timing
+            stock += await asyncio.gather(*(load.table() for _ in range(GAMES)))
+        games = Games(load, stock)
+        viewers = [(t.game_id, s) for t in stock for s in t.seats]
+
+        async def view(i: int) -> float:
+            game_id, seat = viewers[random.randrange(len(viewers))]
+            await load.call("GET", f"/v1/games/{game_id}/view", None, seat.auth)
+            return 0.0
+
+        await _timed(1.0, games.step, GAMES)  # warm up
+        # The phases take turns, a slice each, so the machine's noise hits all alike.
+        hello_post = hello_get = commands = views = 0.0
+        for _ in range(ROUNDS):
+            hello_post += await hello_rate(load, "POST", seconds)
+            commands += (await _timed(seconds, games.step, GAMES))[0] / seconds
+            hello_get += await hello_rate(load, "GET", seconds)
+            views += (await _timed(seconds, view, GAMES))[0] / seconds
+        hello_post, command_rate = hello_post / ROUNDS, commands / ROUNDS
+        hello_get, view_rate = hello_get / ROUNDS, views / ROUNDS
+        latencies = await paced(games, command_rate / 2, seconds * ROUNDS)
+        sse_tables = list(await asyncio.gather(*(load.table() for _ in range(50))))
+        sse = await sse_delivery(load, sse_tables, SSE_SUBSCRIBERS, 100)
+    finally:
+        await load.close()
+    figures = {
+        "hello_post_per_s": round(hello_post), "commands_per_s": round(command_rate),
+        "commands_vs_hello_post": round(command_rate / hello_post, 3),
+        "half_rate_per_s": round(command_rate / 2),
+        "p50_ms_at_half_rate": round(pct(latencies, 0.5), 2),
+        "p90_ms_at_half_rate": round(pct(latencies, 0.9), 2),
+        "p99_ms_at_half_rate": round(p99(latencies), 2),
+        "hello_get_per_s": round(hello_get), "view_per_s": round(view_rate),
+        "view_vs_hello_get": round(view_rate / hello_get, 3),
+        "games_left_in_stock": len(games.stock),
+        "sse_subscribers": SSE_SUBSCRIBERS, "sse_deliveries": len(sse),
+        "sse_p99_delivery_ms": round(p99(sse), 2),
+    }
+    return figures
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _pg(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+def _wait_up(url: str, proc: subprocess.Popen[bytes]) -> None:
+    import urllib.request
+
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise SystemExit("the server exited during start-up")
+        try:
+            urllib.request.urlopen(url + "/v1/healthz", timeout=1).read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help=f"length of each slice ({ROUNDS} rounds of four slices)")
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
+    from service.events.migrate import upgrade
+
+    name = f"cya_bench_http_{uuid.uuid4().hex[:10]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    port = _free_port()
+    env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}"}
+    server = None
+    try:
+        upgrade(env["CYA_DATABASE_URL"])
+        server = subprocess.Popen([sys.executable, os.path.abspath(__file__),
+                                   "--serve", str(port)], env=env)
+        base = f"http://127.0.0.1:{port}"
+        _wait_up(base, server)
+        figures = asyncio.run(run_load(base, args.seconds))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(30)
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    ok = {
+        "commands_vs_hello_post": figures["commands_vs_hello_post"]
+        >= TARGETS["commands_vs_hello_post"],
+        "p99_ms_at_half_rate": figures["p99_ms_at_half_rate"] <= TARGETS["p99_ms_at_half_rate"],
+        "view_vs_hello_get": figures["view_vs_hello_get"] >= TARGETS["view_vs_hello_get"],
+        "sse_p99_delivery_ms": figures["sse_p99_delivery_ms"]
+        <= TARGETS["sse_p99_delivery_ms"],
+    }
+    print(json.dumps({"benchmark": "http", **figures, "targets": TARGETS, "met": ok,
+                      "ok": all(ok.values())}))
+    return 0 if all(ok.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
