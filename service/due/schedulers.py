@@ -35,6 +35,14 @@ def attach(scheduler: Scheduler, pipeline: Pipeline) -> None:
         hook(pipeline)
 
 
+def start(scheduler: Scheduler) -> None:
+    """At a process's startup, inside its event loop: the in-process scheduler begins sweeping
+    at once, so moves owed from before a restart resume without waiting for a new command."""
+    hook: Any = getattr(scheduler, "start", None)
+    if hook is not None:
+        hook()
+
+
 async def close(scheduler: Scheduler) -> None:
     hook: Any = getattr(scheduler, "close", None)
     if hook is not None:

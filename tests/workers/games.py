@@ -24,8 +24,10 @@ async def start_game(
     rules: str = "classic",
     turn_clock: int | None = None,
     policy: TimeoutPolicy | None = None,
+    first_player: int | None = None,
 ) -> str:
-    ruleset = preset(rules, len(seats), end_mode=EndMode(end_mode))
+    extra = {} if first_player is None else {"first_player": first_player}
+    ruleset = preset(rules, len(seats), end_mode=EndMode(end_mode), **extra)
     created = await api.pipeline.create_game(
         CreateGame(ruleset, seats=seats, turn_clock=turn_clock,
                    timeout_policy=policy or TimeoutPolicy()), CREATOR

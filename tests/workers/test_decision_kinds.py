@@ -17,9 +17,9 @@ from service.due.decisions import take_due_decision
 from service.events.migrate import upgrade
 from service.lobby import TimeoutPolicy
 from service.projections.rows import DEADLINE
-from service.timeouts import DecisionTimedOut
+from service.timeouts import DecisionTimedOut, SeatHandedToBot
 
-from .games import humans, start_game
+from .games import bots, humans, start_game
 
 KINDS = {"action", "challenge", "draft_window", "move_directions"}
 
@@ -66,3 +66,64 @@ async def test_given_each_kind_of_pending_decision_when_its_clock_expires_then_a
     timed_out = [s.event for s in await services.store.read_events(game_id)
                  if isinstance(s.event, DecisionTimedOut)]
     assert timed_out and all(e.reason and e.bot_level == "random" for e in timed_out)
+
+
+async def _expire(services: Services, game_id: str) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None
+    seat = game.state.pending_seats()[0]
+    assert await take_due_decision(services.pipeline, game_id, game.version, DEADLINE,
+                                   seat) == "acted"
+
+
+async def _act_as_human(services: Services, game_id: str, rng: random.Random) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None and game.lobby is not None
+    seat = game.state.pending_seats()[0]
+    command = random_policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+    player = game.lobby.seats[seat]
+    await services.pipeline.play(game_id, seat, command,
+                                 actor=f"player:{player.player_id}")  # type: ignore[union-attr]
+
+
+async def test_given_hand_over_after_2_when_the_player_acts_between_timeouts_then_it_counts_anew(
+    services: Services,
+) -> None:
+    game_id = await start_game(services, humans("solo") + bots(1), turn_clock=60,
+                               policy=TimeoutPolicy("greedy", hand_over_after=2),
+                               first_player=0)
+    rng = random.Random(3)
+
+    await _expire(services, game_id)  # 1st in a row
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _act_as_human(services, game_id, rng)  # the player is back: the count restarts
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _expire(services, game_id)  # 1st in a row again
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _expire(services, game_id)  # 2nd in a row: the seat goes to the bot
+
+    events = [s.event for s in await services.store.read_events(game_id)]
+    counts = [e.consecutive for e in events if isinstance(e, DecisionTimedOut)]
+    handed = [e for e in events if isinstance(e, SeatHandedToBot)]
+    assert counts == [1, 1, 2]
+    assert len(handed) == 1 and handed[0].seat == 0 and handed[0].level == "greedy"
+    assert "2 consecutive timeouts" in handed[0].reason
+    game = await services.pipeline.load(game_id)
+    assert game.is_bot(0)
+
+
+async def _pending_is(services: Services, game_id: str, seat: int) -> bool:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None and game.status == "playing"
+    return game.state.pending_seats()[0] == seat
+
+
+async def _act_as_bot(services: Services, game_id: str, rng: random.Random) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None
+    seat = game.state.pending_seats()[0]
+    command = random_policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+    await services.pipeline.play(game_id, seat, command, actor="bot:random")
