@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import sys
 from collections.abc import Awaitable, Callable
@@ -18,7 +19,8 @@ T = TypeVar("T")
 
 def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
     async def main() -> T:
-        services = build(settings)
+        # One-shot operator commands take no due work: `simulate` plays its own bot seats.
+        services = build(dataclasses.replace(settings, due_work="none"))
         try:
             return await work(services)
         finally:

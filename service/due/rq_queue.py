@@ -6,15 +6,19 @@ The job is named by its dotted path, so API processes enqueue without importing 
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from redis import Redis
+from redis.exceptions import RedisError
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.projections.rows import BOT_TURN
+
+log = logging.getLogger(__name__)
 
 JOB = "workers.jobs.take_due_decision"
 JOB_TIMEOUT_S = 30
@@ -63,8 +67,15 @@ class RQScheduler:
         self.bot_delay_ms = bot_delay_ms
 
     async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
-        if due is not None:
+        if due is None:
+            return
+        try:
             enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)
+        except RedisError:
+            # The command is committed and its due_work row written: failing the request now
+            # would only make a client retry what succeeded. The sweeper enqueues the row.
+            log.warning("could not enqueue due work for game %s; the sweeper will", game_id,
+                        exc_info=True)
 
     async def close(self) -> None:
         self.redis.close()
