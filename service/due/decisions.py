@@ -25,6 +25,7 @@ from service.projections.rows import BOT_TURN, DEADLINE
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
 
 from .bot_levels import POLICIES
+from .log_tail import LogTail
 from .streaks import consecutive_timeouts
 
 Result = Literal["acted", "moved_on", "replayed"]
@@ -46,7 +47,8 @@ def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
     return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
 
 
-async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
+async def current(pipeline: Pipeline, game_id: str, version: int,
+                  tail: LogTail | None = None) -> Game:
     """The game as of the log's end, as far as a job for `version` needs it. A worker's cache
     trails the other processes' writes: fold only the events it has not seen instead of the
     whole log, and skip the read when the cache already stands at `version` (if the log moved
@@ -56,8 +58,11 @@ async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
         return await pipeline.load(game_id, fresh=True)
     if cached.version >= version:
         return cached
-    async with pipeline.store.read() as conn:
-        newer = await pipeline.store.load(conn, game_id, after=cached.version)
+    if tail is not None:
+        newer = await tail.after(game_id, cached.version)
+    else:
+        async with pipeline.store.read() as conn:
+            newer = await pipeline.store.load(conn, game_id, after=cached.version)
     if not newer:
         return cached
     game = cached
@@ -70,10 +75,12 @@ async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
 
 
 async def take_due_decision(
-    pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int
+    pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
+    tail: LogTail | None = None,
 ) -> Result:
+    """`tail`: a long-lived `LogTail` for cheap catch-up reads (workers keep one)."""
     try:
-        game = await current(pipeline, game_id, version)
+        game = await current(pipeline, game_id, version, tail)
     except GameNotFound:
         return "moved_on"
     pending = game.pending_seat()
