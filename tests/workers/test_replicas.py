@@ -53,7 +53,11 @@ def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
         for p in procs:
             p.terminate()
         for p in procs:
-            p.wait(10)
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()  # a stuck shutdown must not outlive the test
+                p.wait()
 
 
 def _wait_healthy(url: str, timeout_s: float = 20) -> None:
