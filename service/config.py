@@ -32,7 +32,9 @@ class Settings:
     # in_process.
     due_work: str = "none"
     rq_queue: str = "cya-due"
-    bot_delay_ms: int = 0  # pacing per bot move, so a human can follow a bot game
+    # Pacing per bot move, so a human can follow a bot game. Through RQ a paced move waits for
+    # RQ's scheduler, which wakes once a second: the pause is rounded up to its next tick.
+    bot_delay_ms: int = 0
     sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again
     sweep_grace_s: float = 5.0  # how long past due a row must be before it counts as lost
 
