@@ -45,7 +45,7 @@ class PlayerDirectory:
 
     def __init__(self, engine: AsyncEngine, cache_size: int = 100_000) -> None:
         self.engine = engine
-        self._by_digest: dict[str, Player] = {}
+        self._by_key: dict[str, Player] = {}
         self._cache_size = cache_size
 
     async def create(self, name: str) -> tuple[Player, str]:
@@ -59,10 +59,12 @@ class PlayerDirectory:
         return player, api_key
 
     async def by_key(self, api_key: str) -> Player | None:
-        digest = key_digest(api_key)
-        found = self._by_digest.get(digest)
+        # Hashing every request's key costs more than the rest of a cached view: remember the
+        # keys already seen (in this process's memory only; the database holds hashes).
+        found = self._by_key.get(api_key)
         if found is not None:
             return found
+        digest = key_digest(api_key)
         async with self.engine.connect() as conn:
             row = (await conn.execute(
                 sa.select(players.c.player_id, players.c.name, players.c.created_at)
@@ -72,6 +74,6 @@ class PlayerDirectory:
             return None
         at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         player = Player(row.player_id, row.name, at)
-        if len(self._by_digest) < self._cache_size:
-            self._by_digest[digest] = player
+        if len(self._by_key) < self._cache_size:
+            self._by_key[api_key] = player
         return player

@@ -12,9 +12,8 @@ from litestar.params import Parameter
 from service.audit import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.game import Game, advance, apply
-from service.players import Player
 
-from .context import Runtime, game_access
+from .context import Caller, game_access
 from .problems import Problem, forbidden, problem_responses
 from .schemas import StateOut
 
@@ -45,7 +44,8 @@ class AuditController(Controller):
                                       media_type="application/x-ndjson",
                                       description="One JSON event per line, oldest first."),
                     **problem_responses(401, 403, 404, 429)})
-    async def history(self, runtime: Runtime, player: Player, game_id: str) -> Response[bytes]:
+    async def history(self, caller: Caller, game_id: str) -> Response[bytes]:
+        runtime, player = caller.runtime, caller.player
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         access.viewer(player)
@@ -66,8 +66,9 @@ class AuditController(Controller):
     @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
          description="The same visibility as `GET /view`: your own hand only, at that version.",
          responses=problem_responses(400, 401, 403, 404, 429))
-    async def state(self, runtime: Runtime, player: Player, game_id: str,
+    async def state(self, caller: Caller, game_id: str,
                     version: Annotated[int, Parameter(ge=1, le=10**9)]) -> StateOut:
+        runtime, player = caller.runtime, caller.player
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         seat = access.viewer(player)
@@ -87,7 +88,8 @@ class AuditController(Controller):
     @get("/verify", operation_id="verifyGame",
          summary="Check the hash chain and every revealed shuffle",
          responses=problem_responses(401, 403, 404, 429))
-    async def verify(self, runtime: Runtime, player: Player, game_id: str) -> VerifyReport:
+    async def verify(self, caller: Caller, game_id: str) -> VerifyReport:
+        runtime, player = caller.runtime, caller.player
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).viewer(player)
         return await verify(runtime.services.store, game_id)

@@ -13,9 +13,8 @@ from litestar.response.sse import ServerSentEventMessage
 
 from service.domain.views import Viewer
 from service.events.store import redacted_for
-from service.players import Player
 
-from .context import Runtime, game_access
+from .context import Caller, Runtime, game_access
 from .problems import problem_responses
 from .schemas import EventOut, EventPage
 
@@ -34,12 +33,13 @@ class FollowController(Controller):
          "when idle, and the stream ends after `game_ended`.",
          responses=problem_responses(400, 401, 403, 404, 429))
     async def events(
-        self, request: Request[Any, Any, Any], runtime: Runtime, player: Player, game_id: str,
+        self, request: Request[Any, Any, Any], caller: Caller, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
                                                        max_length=16)] = None,
     ) -> Response[EventPage]:
+        runtime, player = caller.runtime, caller.player
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)

@@ -8,6 +8,7 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
@@ -19,7 +20,7 @@ from service.pipeline import GameNotFound
 from service.players import Player
 
 from . import examples
-from .context import Runtime, may_watch, seat_in, single_read
+from .context import Caller, Runtime, may_watch, seat_in, single_read
 from .lobby import IdempotencyKey
 from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
@@ -73,14 +74,18 @@ class PlayController(Controller):
          "answer comes once the game reaches version N, or after S seconds as it stands.",
          response_headers=[ResponseHeader(name="ETag", description="The game version",
                                           documentation_only=True)],
-         responses=problem_responses(400, 401, 403, 404, 429))
+         responses={304: ResponseSpec(data_container=None, generate_examples=False,
+                                      description="Not modified: `If-None-Match` names the "
+                                                  "current version."),
+                    **problem_responses(400, 401, 403, 404, 429)})
     async def view(
-        self, runtime: Runtime, player: Player, game_id: str,
+        self, caller: Caller, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
                                                        max_length=64)] = None,
     ) -> Response[ViewOut]:
+        runtime, player = caller.runtime, caller.player
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
@@ -112,7 +117,8 @@ class PlayController(Controller):
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
          responses=problem_responses(401, 403, 404, 429))
-    async def legal(self, runtime: Runtime, player: Player, game_id: str) -> LegalCommands:
+    async def legal(self, caller: Caller, game_id: str) -> LegalCommands:
+        runtime, player = caller.runtime, caller.player
         game, seat = await _seated(runtime, game_id, player)
         async with single_read(runtime.services.engine) as conn:
             current = await conn.scalar(sa.select(games.c.version).where(
@@ -128,11 +134,12 @@ class PlayController(Controller):
           "command if the game moved on; `?dry_run=true` decides without committing.",
           status_code=200, responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429))
     async def command(
-        self, runtime: Runtime, player: Player, game_id: str,
+        self, caller: Caller, game_id: str,
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,
     ) -> CommandResult:
+        runtime, player = caller.runtime, caller.player
         pipeline = runtime.services.pipeline
         expected = parse_version_tag(if_match) if if_match is not None else None
         _, seat = await _seated(runtime, game_id, player)

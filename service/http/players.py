@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, get, post
+from litestar.datastructures import State
 from litestar.params import Body
 
-from service.players import Player
-
 from . import examples
-from .context import Runtime
+from .context import Caller, Runtime
 from .problems import problem_responses
 from .schemas import NewPlayer, PlayerCreated, PlayerOut
 
@@ -25,14 +24,16 @@ class PlayersController(Controller):
         security=[], responses=problem_responses(400, 413, 429),
     )
     async def create_player(
-        self, runtime: Runtime,
+        self, state: State,
         data: Annotated[NewPlayer | None, Body(description="A display name (optional).",
                                                  examples=examples.PLAYER)] = None,
     ) -> PlayerCreated:
+        runtime: Runtime = state.runtime
         player, api_key = await runtime.players.create((data or NewPlayer()).name)
         return PlayerCreated(player.player_id, player.name, api_key)
 
     @get("/me", operation_id="getMe", summary="The calling player",
          responses=problem_responses(401, 429))
-    async def me(self, player: Player) -> PlayerOut:
+    async def me(self, caller: Caller) -> PlayerOut:
+        player = caller.player
         return PlayerOut(player.player_id, player.name, player.created_at)

@@ -38,7 +38,19 @@ async def _answers_for(api, who, game_id: str, round_from: int) -> list[str]:
                await api.get(who, f"{base}/history"), await api.get(who, f"{base}/verify"),
                await api.post(who, f"{base}/commands", {"type": "end_turn"},
                               params={"dry_run": "true"})]
-    return [r.text for r in answers]
+    return [r.text for r in answers] + [await _sse_text(api, who, base, round_from, version)]
+
+
+async def _sse_text(api, who, base: str, after: int, upto: int) -> str:
+    """The event stream from `after` until it has delivered version `upto`."""
+    lines = []
+    async with api.http.stream("GET", f"{base}/events", params={"after": after}, headers={
+            **who.auth, "Accept": "text/event-stream"}) as r:
+        async for line in r.aiter_lines():
+            lines.append(line)
+            if line.startswith("id:") and int(line[3:]) >= upto:
+                break
+    return "\n".join(lines)
 
 
 def _leaks(texts: list[str], hidden: set[str]) -> set[str]:

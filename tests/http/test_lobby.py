@@ -132,3 +132,18 @@ async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api
     second = await api.post(alice, "/v1/games", body, headers=key)
 
     assert first.json()["game_id"] == second.json()["game_id"]
+
+
+async def test_given_the_creator_when_they_add_bots_then_the_seats_fill_and_it_starts(api):
+    alice = await api.player()
+    game_id = await api.game(alice, [], start=False, ruleset={"players": 3})
+
+    first = await api.post(alice, f"/v1/games/{game_id}/bots", {"level": "greedy", "seat": 2})
+    second = await api.post(alice, f"/v1/games/{game_id}/bots")
+    full = await api.post(alice, f"/v1/games/{game_id}/bots")
+    started = await api.post(alice, f"/v1/games/{game_id}/start")
+
+    assert first.json()["seats"][2] == {"kind": "bot", "level": "greedy"}
+    assert second.json()["seats"][1] == {"kind": "bot", "level": "random"}
+    assert full.status_code == 422 and full.json()["rule"] == "game_full"
+    assert started.json()["status"] == "playing"

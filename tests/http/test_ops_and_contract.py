@@ -96,3 +96,35 @@ async def test_given_a_key_over_its_limit_then_429_with_retry_after_and_others_u
     assert answers[-1].json()["code"] == "rate_limited"
     assert int(answers[-1].headers["retry-after"]) > 0
     assert other.status_code == 200
+
+
+@pytest.fixture
+def with_redis(tmp_path, request):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'redis.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url, redis_url=request.param))
+    yield live
+    stop(live)
+
+
+@pytest.mark.parametrize("with_redis", ["redis://127.0.0.1:6379/15"], indirect=True)
+async def test_given_redis_configured_then_readiness_checks_it_too(with_redis):
+    async with httpx.AsyncClient(base_url=with_redis.url) as http:
+        try:
+            r = await http.get("/v1/readyz")
+        except httpx.HTTPError:  # pragma: no cover
+            pytest.fail("readyz did not answer")
+    if r.status_code == 503 and "redis" in r.json()["checks"]:
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    assert r.status_code == 200 and r.json()["checks"] == {"database": "ok", "redis": "ok"}
+
+
+@pytest.mark.parametrize("with_redis", ["redis://127.0.0.1:1/0"], indirect=True)
+async def test_given_redis_unreachable_then_not_ready_with_the_reason(with_redis):
+    async with httpx.AsyncClient(base_url=with_redis.url) as http:
+        r = await http.get("/v1/readyz")
+
+    assert r.status_code == 503
+    assert r.json()["status"] == "unavailable"
+    assert r.json()["checks"]["database"] == "ok"
+    assert r.json()["checks"]["redis"].startswith("unavailable")
