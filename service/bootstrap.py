@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .config import Settings, get_settings
+from .due import schedulers
 from .events.engine import create_engine
 from .events.store import EventStore
-from .notify import LocalPublisher, NoScheduler, Publisher, RedisPublisher, Scheduler
+from .notify import LocalPublisher, Publisher, RedisPublisher, Scheduler
 from .pipeline import Pipeline
 from .state_cache import StateCache
 
@@ -23,6 +24,7 @@ class Services:
     publisher: Publisher
 
     async def close(self) -> None:
+        await schedulers.close(self.pipeline.scheduler)
         await self.pipeline.close()
         await self.publisher.close()
         await self.engine.dispose()
@@ -38,6 +40,7 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
     )
     cache = StateCache(settings.state_cache_size) if settings.state_cache else None
     pipeline = Pipeline(store, cache=cache, publisher=publisher,
-                        scheduler=scheduler or NoScheduler(),
+                        scheduler=scheduler or schedulers.scheduler_for(settings),
                         conflict_retries=settings.conflict_retries)
+    schedulers.attach(pipeline.scheduler, pipeline)
     return Services(settings, engine, store, pipeline, publisher)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import sys
 from collections.abc import Awaitable, Callable
@@ -18,7 +19,8 @@ T = TypeVar("T")
 
 def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
     async def main() -> T:
-        services = build(settings)
+        # One-shot operator commands take no due work: `simulate` plays its own bot seats.
+        services = build(dataclasses.replace(settings, due_work="none"))
         try:
             return await work(services)
         finally:
@@ -53,6 +55,19 @@ def db_upgrade(settings: Settings, revision: str) -> None:
 
     upgrade(settings.database_url, revision)
     click.echo(f"database at {revision}")
+
+
+@main.command()
+@click.option("--name", default=None, help="The worker's name in RQ (default: host and pid).")
+@click.option("--burst", is_flag=True, help="Quit once the queue is empty.")
+@click.option("--log-level", default="WARNING", show_default=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]))
+@click.pass_obj
+def worker(settings: Settings, name: str | None, burst: bool, log_level: str) -> None:
+    """Run an RQ worker for bot moves and turn clocks (with RQ's scheduler and the sweeper)."""
+    from workers.main import run  # the worker is a separate deployable; load it only here
+
+    run(settings, name=name, burst=burst, logging_level=log_level)
 
 
 @main.group()

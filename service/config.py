@@ -26,6 +26,17 @@ class Settings:
     # Without an expected version, a command is retried on fresh state this many times.
     conflict_retries: int = 8
     sqlite_busy_timeout_ms: int = 10_000
+    # Who runs due work (bot moves, expired clocks): "rq" (workers), "in_process" (asyncio tasks
+    # in this process: the embedded default), or "none" (rows wait in `due_work`; for tests
+    # that drive every seat themselves). From the environment: rq if Redis is set, else
+    # in_process.
+    due_work: str = "none"
+    rq_queue: str = "cya-due"
+    # Pacing per bot move, so a human can follow a bot game. Through RQ a paced move waits for
+    # RQ's scheduler, which wakes once a second: the pause is rounded up to its next tick.
+    bot_delay_ms: int = 0
+    sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again
+    sweep_grace_s: float = 5.0  # how long past due a row must be before it counts as lost
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,6 +46,12 @@ class Settings:
             state_cache=_flag("CYA_STATE_CACHE", True),
             state_cache_size=int(os.environ.get("CYA_STATE_CACHE_SIZE", "1024")),
             conflict_retries=int(os.environ.get("CYA_CONFLICT_RETRIES", "8")),
+            due_work=os.environ.get("CYA_DUE_WORK")
+            or ("rq" if os.environ.get("CYA_REDIS_URL") else "in_process"),
+            rq_queue=os.environ.get("CYA_RQ_QUEUE", "cya-due"),
+            bot_delay_ms=int(os.environ.get("CYA_BOT_DELAY_MS", "0")),
+            sweep_interval_s=float(os.environ.get("CYA_SWEEP_INTERVAL_S", "3")),
+            sweep_grace_s=float(os.environ.get("CYA_SWEEP_GRACE_S", "5")),
         )
 
 

@@ -14,9 +14,10 @@ from msgspec.structs import replace
 
 from .domain import Event, GameState, evolve, new_game
 from .lobby import BotSeat, Controller, GameCreated, Lobby, LobbyEvent, evolve_lobby
+from .timeouts import TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished"]
-AnyEvent = Event | LobbyEvent
+AnyEvent = Event | LobbyEvent | TimeoutEvent
 
 GENESIS_HASH = "0" * 64
 
@@ -57,6 +58,8 @@ def apply(game: Game, event: AnyEvent) -> Game:
         return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset))
     if isinstance(event, LobbyEvent):
         return replace(game, lobby=evolve_lobby(game.lobby, event))
+    if isinstance(event, TimeoutEvent):
+        return replace(game, lobby=evolve_seats(game.lobby, event))
     if game.state is None:
         raise ValueError("a rules event before game_created")
     return replace(game, state=evolve(game.state, event))

@@ -137,6 +137,19 @@ class Pipeline:
         return await self._run(game_id, decide, body, actor or f"seat:{seat}", command_id,
                                expected_version, dry_run=dry_run)
 
+    async def take(
+        self,
+        game_id: str,
+        decide: Decider,
+        body: bytes,
+        actor: str,
+        command_id: str,
+        expected_version: int,
+    ) -> Outcome:
+        """A decision the service itself takes (an expired clock): the caller's decider, the
+        same transaction, idempotency and after-commit hooks as every other command."""
+        return await self._run(game_id, decide, body, actor, command_id, expected_version)
+
     async def load(self, game_id: str, *, fresh: bool = False) -> Game:
         if self.cache is not None and not fresh:
             cached = self.cache.get(game_id)

@@ -15,13 +15,15 @@ import msgspec
 
 from service.domain import Event
 from service.lobby import LobbyEvent
+from service.timeouts import TimeoutEvent
 
-AnyEvent = Event | LobbyEvent
+AnyEvent = Event | LobbyEvent | TimeoutEvent
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 EVENT_CLASSES: dict[str, type[Any]] = {
     cls.__struct_config__.tag: cls
-    for cls in (*typing.get_args(Event), *typing.get_args(LobbyEvent))
+    for cls in (*typing.get_args(Event), *typing.get_args(LobbyEvent),
+                *typing.get_args(TimeoutEvent))
 }
 
 # (type, schema version it reads) -> upcaster to schema version + 1. Empty until a schema

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from service.domain import redact, visibility
 from service.domain.views import Viewer
 from service.lobby import LobbyEvent
+from service.timeouts import TimeoutEvent
 
 from .chain import event_hash
 from .codec import AnyEvent, EventCodec, default_codec
@@ -80,7 +81,7 @@ class CommandRecord:
 
 
 def visibility_of(event: AnyEvent) -> str:
-    if isinstance(event, LobbyEvent):
+    if isinstance(event, LobbyEvent | TimeoutEvent):  # seats and clocks: public facts
         return "public"
     return str(visibility(event))
 

@@ -1,0 +1,141 @@
+"""The job body for every kind of due work: take the decision the game waits for.
+
+A job names (game, version, kind, seat) as the `due_work` row said after that version's
+commit. It acts only if the game still stands at that version, and posts its command under an
+id derived from those same facts, so a job that runs twice (a retry, a sweep, two workers)
+acts once: the second copy finds the version moved on, or finds its command id already
+recorded with the same body (the bot's choice is seeded by the same facts, so it is the same).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Literal
+
+import msgspec
+
+from service.domain import RuleViolation, execute, legal_commands, player_view
+from service.domain.commands import SeatCommand
+from service.events.store import IdempotencyKeyReused, VersionConflict
+from service.game import AnyEvent, Game, advance, apply
+from service.lobby import BotSeat, HumanSeat
+from service.pipeline import GameNotFound, Outcome, Pipeline
+from service.projections.rows import BOT_TURN, DEADLINE
+from service.timeouts import DecisionTimedOut, SeatHandedToBot
+
+from .bot_levels import POLICIES
+from .log_tail import LogTail
+from .streaks import consecutive_timeouts
+
+Result = Literal["acted", "moved_on", "replayed"]
+
+log = logging.getLogger(__name__)
+
+_encode = msgspec.json.Encoder().encode
+
+
+def command_id_for(version: int, kind: str) -> str:
+    return f"due:{version}:{kind}"
+
+
+def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
+    """Deterministic in (game, version, kind): every copy of a job picks the same move."""
+    assert game.state is not None
+    rng = random.Random(f"{game.game_id}:{game.version}:{kind}")
+    policy = POLICIES.get(level, POLICIES["random"])
+    return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+
+
+async def current(pipeline: Pipeline, game_id: str, version: int,
+                  tail: LogTail | None = None) -> Game:
+    """The game as of the log's end, as far as a job for `version` needs it. A worker's cache
+    trails the other processes' writes: fold only the events it has not seen instead of the
+    whole log, and skip the read when the cache already stands at `version` (if the log moved
+    on meanwhile, the append's version check says so)."""
+    cached = pipeline.cache.get(game_id) if pipeline.cache is not None else None
+    if cached is None:
+        return await pipeline.load(game_id, fresh=True)
+    if cached.version >= version:
+        return cached
+    if tail is not None:
+        newer = await tail.after(game_id, cached.version)
+    else:
+        async with pipeline.store.read() as conn:
+            newer = await pipeline.store.load(conn, game_id, after=cached.version)
+    if not newer:
+        return cached
+    game = cached
+    for stored in newer:
+        game = apply(game, stored.event)
+    game = advance(game, newer[-1].version, newer[-1].hash, newer[-1].recorded_at)
+    if pipeline.cache is not None:
+        pipeline.cache.put(game)
+    return game
+
+
+async def take_due_decision(
+    pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
+    tail: LogTail | None = None,
+) -> Result:
+    """`tail`: a long-lived `LogTail` for cheap catch-up reads (workers keep one)."""
+    try:
+        game = await current(pipeline, game_id, version, tail)
+    except GameNotFound:
+        return "moved_on"
+    pending = game.pending_seat()
+    if game.version != version or pending is None or pending[0] != seat:
+        log.info("game %s at v%d (due v%d %s): moved on", game_id, game.version, version, kind)
+        return "moved_on"
+    controller = pending[1]
+    try:
+        if kind == BOT_TURN and isinstance(controller, BotSeat):
+            outcome = await pipeline.play(
+                game_id, seat, bot_choice(game, seat, controller.level, kind),
+                command_id=command_id_for(version, kind), expected_version=version,
+                actor=f"bot:{controller.level}",
+            )
+        elif kind == DEADLINE and isinstance(controller, HumanSeat):
+            outcome = await _take_expired(pipeline, game, seat, controller, kind)
+        else:
+            return "moved_on"
+    except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:
+        # Another copy of this job, or the seat's own player, got there first.
+        log.info("game %s v%d %s: %r", game_id, version, kind, exc)
+        return "moved_on"
+    return "replayed" if outcome.replayed else "acted"
+
+
+async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
+                        kind: str) -> Outcome:
+    assert game.lobby is not None and game.state is not None
+    policy = game.lobby.timeout_policy
+    streak = await consecutive_timeouts(pipeline.store, game.game_id, seat, human.player_id) + 1
+    marks: list[AnyEvent] = [DecisionTimedOut(
+        seat, human.player_id, _decision_name(game), streak, policy.bot_level,
+        reason=f"no decision within the {game.lobby.turn_clock}-second turn clock",
+    )]
+    if policy.hand_over_after is not None and streak >= policy.hand_over_after:
+        marks.append(SeatHandedToBot(
+            seat, human.player_id, policy.bot_level,
+            reason=f"{streak} consecutive timeouts (the game hands a seat over after "
+                   f"{policy.hand_over_after})",
+        ))
+    command = bot_choice(game, seat, policy.bot_level, kind)
+
+    def decide(g: Game) -> tuple[list[AnyEvent], Game]:
+        assert g.state is not None
+        events, state = execute(g.state, command, seat)
+        after = g
+        for mark in marks:
+            after = apply(after, mark)
+        return [*marks, *events], msgspec.structs.replace(after, state=state)
+
+    body = _encode((kind, seat, marks, command))
+    return await pipeline.take(game.game_id, decide, body, f"timeout:{seat}",
+                               command_id_for(game.version, kind), game.version)
+
+
+def _decision_name(game: Game) -> str:
+    assert game.state is not None
+    return str(type(game.state.pending).__struct_config__.tag)

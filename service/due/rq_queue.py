@@ -1,0 +1,106 @@
+"""Due work carried by RQ: enqueue a bot move now, an expiring clock at its deadline, and
+sweep the rows whose job was lost (a dead worker, a Redis that forgot everything).
+
+The job is named by its dotted path, so API processes enqueue without importing `workers/`.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from service.projections.rows import BOT_TURN
+
+log = logging.getLogger(__name__)
+
+JOB = "workers.jobs.take_due_decision"
+JOB_TIMEOUT_S = 30
+# A job fails only on infrastructure trouble (the database away); retry soon, then leave the
+# row to the sweeper, which keeps trying for as long as the row is due.
+RETRY = Retry(max=3, interval=[1, 2, 4])
+WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+def job_id(due: dict[str, Any]) -> str:
+    """One id per (game, version, kind): RQ ids allow only [A-Za-z0-9_-]."""
+    return f"cya-{due['kind']}-{due['game_id']}-{due['version']}"
+
+
+def _utc(t: datetime) -> datetime:
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def enqueue_due(queue: Queue, due: dict[str, Any], *, bot_delay_ms: int = 0) -> Job:
+    at = _utc(due["due_at"])
+    now = datetime.now(UTC)
+    if due["kind"] == BOT_TURN and bot_delay_ms:
+        at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
+    args = (due["game_id"], due["version"], due["kind"], due["seat"])
+    with queue.connection.pipeline() as pipe:  # one round trip instead of two
+        options: dict[str, Any] = {
+            "job_id": job_id(due), "job_timeout": JOB_TIMEOUT_S, "result_ttl": 0,
+            "failure_ttl": 3600, "retry": RETRY, "pipeline": pipe,
+        }
+        job: Job = (queue.enqueue_at(at, JOB, *args, **options) if at > now
+                    else queue.enqueue(JOB, *args, **options))
+        pipe.execute()
+    return job
+
+
+class RQScheduler:
+    """The pipeline's after-commit hook when Redis is configured.
+
+    The enqueue is a blocking Redis round trip (RQ has no asyncio client); on a local Redis it
+    costs well under a millisecond, less than handing it to a thread would.
+    """
+
+    def __init__(self, redis_url: str, queue_name: str, *, bot_delay_ms: int = 0) -> None:
+        self.redis = Redis.from_url(redis_url)
+        self.queue = Queue(queue_name, connection=self.redis)
+        self.bot_delay_ms = bot_delay_ms
+
+    async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
+        if due is None:
+            return
+        try:
+            enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)
+        except RedisError:
+            # The command is committed and its due_work row written: failing the request now
+            # would only make a client retry what succeeded. The sweeper enqueues the row.
+            log.warning("could not enqueue due work for game %s; the sweeper will", game_id,
+                        exc_info=True)
+
+    async def close(self) -> None:
+        self.redis.close()
+
+
+def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: float,
+                 bot_delay_ms: int = 0) -> int:
+    """Enqueue again every overdue row whose job is not waiting or freshly running; returns
+    how many. A stale copy is deleted first so the id names one live job."""
+    now = datetime.now(UTC)
+    requeued = 0
+    for due in rows:
+        try:
+            job = Job.fetch(job_id(due), connection=queue.connection)
+        except NoSuchJobError:
+            job = None
+        if job is not None:
+            status = job.get_status(refresh=False)
+            if status in WAITING:
+                continue
+            started = job.started_at
+            if status == JobStatus.STARTED and started is not None and (
+                    now - _utc(started)).total_seconds() < started_grace_s:
+                continue
+            job.delete()
+        enqueue_due(queue, due, bot_delay_ms=bot_delay_ms)
+        requeued += 1
+    return requeued

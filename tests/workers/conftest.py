@@ -1,0 +1,182 @@
+"""Real PostgreSQL, real Redis, real worker processes; nothing shared with a parallel run.
+
+PostgreSQL: a migrated template database named for this run, cloned per test and dropped.
+Redis: each test claims a database index of its own (1–15) with `SET … NX` on a claim key and
+FLUSHDBs only that index, never the server: other runs may use the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+import pytest
+from redis import Redis
+
+from service.bootstrap import Services, build
+from service.config import Settings
+from service.events.migrate import upgrade
+
+PG_ADMIN = os.environ.get("CYA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
+REDIS_HOST = os.environ.get("CYA_TEST_REDIS", "redis://127.0.0.1:6379")
+CLAIM_KEY = "cya:test:claimed-by"
+ROOT = Path(__file__).resolve().parents[2]
+CYA = str(Path(sys.executable).parent / "cya")  # the installed `cya` entry point
+
+
+async def _pg(sql: str) -> None:
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    name = f"cya_wtest_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
+    try:
+        upgrade(f"postgresql+asyncpg://{PG_HOST}/{name}")
+        yield name
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def database_url(pg_template: str) -> Iterator[str]:
+    name = f"{pg_template}_{uuid.uuid4().hex[:8]}"
+    asyncio.run(_pg(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
+    try:
+        yield f"postgresql+asyncpg://{PG_HOST}/{name}"
+    finally:
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@dataclass
+class RedisDb:
+    url: str
+    client: Redis
+    token: str
+
+    def flush(self) -> None:
+        """FLUSHDB of this test's own index, then re-claim it."""
+        self.client.flushdb()
+        self.client.set(CLAIM_KEY, self.token, ex=900)
+
+
+@pytest.fixture
+def redis_db() -> Iterator[RedisDb]:
+    token = uuid.uuid4().hex
+    for index in range(1, 16):
+        client = Redis.from_url(f"{REDIS_HOST}/{index}")
+        if client.dbsize() == 0 and client.set(CLAIM_KEY, token, nx=True, ex=900):
+            break
+        client.close()
+    else:
+        pytest.skip("no free Redis database index (1–15) for this run")
+    db = RedisDb(f"{REDIS_HOST}/{index}", client, token)
+    try:
+        yield db
+    finally:
+        if client.get(CLAIM_KEY) == token.encode():
+            client.flushdb()
+        client.close()
+
+
+@pytest.fixture
+def settings(database_url: str, redis_db: RedisDb) -> Settings:
+    return Settings(database_url=database_url, redis_url=redis_db.url, due_work="rq",
+                    sweep_interval_s=0.5, sweep_grace_s=1.0)
+
+
+def worker_env(settings: Settings) -> dict[str, str]:
+    assert settings.redis_url
+    return {
+        **os.environ,
+        "CYA_DATABASE_URL": settings.database_url,
+        "CYA_REDIS_URL": settings.redis_url,
+        "CYA_DUE_WORK": "rq",
+        "CYA_RQ_QUEUE": settings.rq_queue,
+        "CYA_BOT_DELAY_MS": str(settings.bot_delay_ms),
+        "CYA_SWEEP_INTERVAL_S": str(settings.sweep_interval_s),
+        "CYA_SWEEP_GRACE_S": str(settings.sweep_grace_s),
+    }
+
+
+@dataclass
+class Workers:
+    """`cya worker` processes, started as a deployment would start them."""
+
+    settings: Settings
+    log_dir: Path
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def start(self) -> subprocess.Popen[bytes]:
+        n = len(self.procs)
+        log = open(self.log_dir / f"worker-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
+        proc = subprocess.Popen(
+            [CYA, "worker", "--name", f"test-{n}-{uuid.uuid4().hex[:6]}"],
+            cwd=ROOT, env=worker_env(self.settings), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: teardown ends its children too
+        )
+        self.procs.append(proc)
+        return proc
+
+    def kill_hard(self, proc: subprocess.Popen[bytes]) -> None:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+
+    def stop_all(self) -> None:
+        """SIGTERM to each worker's group, then SIGKILL to whatever is left: a worker killed
+        hard leaves its RQ scheduler child behind, in the same group."""
+        for p in self.procs:
+            self._signal_group(p, signal.SIGTERM)
+        deadline = time.monotonic() + 5
+        for p in self.procs:
+            try:
+                p.wait(max(deadline - time.monotonic(), 0.1))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        time.sleep(0.2)
+        for p in self.procs:
+            self._signal_group(p, signal.SIGKILL)
+
+    @staticmethod
+    def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+
+
+@pytest.fixture
+def workers(settings: Settings, tmp_path: Path) -> Iterator[Workers]:
+    w = Workers(settings, tmp_path)
+    try:
+        yield w
+    finally:
+        w.stop_all()
+
+
+@pytest.fixture
+async def api(settings: Settings) -> AsyncIterator[Services]:
+    """This test process as one API process: commits schedule their due work through RQ."""
+    s = build(settings)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+ApiFactory = Callable[[], Services]

@@ -1,0 +1,129 @@
+"""Every kind of pending decision can expire and be taken for the seat: a turn's action, a
+challenge reply, a draft-challenge window (RULES §14.3), a Move's direction (§14.6)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from service.bootstrap import Services, build
+from service.config import Settings
+from service.domain import legal_commands, player_view
+from service.domain.bots import random_policy
+from service.due.decisions import take_due_decision
+from service.events.migrate import upgrade
+from service.lobby import TimeoutPolicy
+from service.projections.rows import DEADLINE
+from service.timeouts import DecisionTimedOut, SeatHandedToBot
+
+from .games import bots, humans, start_game
+
+KINDS = {"action", "challenge", "draft_window", "move_directions"}
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'kinds.sqlite3'}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture
+async def services(sqlite_url: str) -> AsyncIterator[Services]:
+    s = build(Settings(database_url=sqlite_url, due_work="none"))
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_given_each_kind_of_pending_decision_when_its_clock_expires_then_a_bot_takes_it(
+    services: Services,
+) -> None:
+    pipeline, rng, expired = services.pipeline, random.Random(5), set[str]()
+    for _ in range(30):
+        game_id = await start_game(services, humans("a", "b", "c"), rules="advanced_all",
+                                   turn_clock=60, policy=TimeoutPolicy("random", None))
+        while (game := await pipeline.load(game_id)).status == "playing" and expired != KINDS:
+            assert game.state is not None
+            seat, kind = game.state.pending_seats()[0], game.state.pending.__struct_config__.tag
+            if kind not in expired:
+                # When the clock runs out on this decision:
+                assert await take_due_decision(pipeline, game_id, game.version, DEADLINE,
+                                               seat) == "acted"
+                expired.add(str(kind))
+                continue
+            command = random_policy(player_view(game.state, seat),
+                                    legal_commands(game.state, seat), rng)
+            await pipeline.play(game_id, seat, command)
+        if expired == KINDS:
+            break
+
+    assert expired == KINDS
+    timed_out = [s.event for s in await services.store.read_events(game_id)
+                 if isinstance(s.event, DecisionTimedOut)]
+    assert timed_out and all(e.reason and e.bot_level == "random" for e in timed_out)
+
+
+async def _expire(services: Services, game_id: str) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None
+    seat = game.state.pending_seats()[0]
+    assert await take_due_decision(services.pipeline, game_id, game.version, DEADLINE,
+                                   seat) == "acted"
+
+
+async def _act_as_human(services: Services, game_id: str, rng: random.Random) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None and game.lobby is not None
+    seat = game.state.pending_seats()[0]
+    command = random_policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+    player = game.lobby.seats[seat]
+    await services.pipeline.play(game_id, seat, command,
+                                 actor=f"player:{player.player_id}")  # type: ignore[union-attr]
+
+
+async def test_given_hand_over_after_2_when_the_player_acts_between_timeouts_then_it_counts_anew(
+    services: Services,
+) -> None:
+    game_id = await start_game(services, humans("solo") + bots(1), turn_clock=60,
+                               policy=TimeoutPolicy("greedy", hand_over_after=2),
+                               first_player=0)
+    rng = random.Random(3)
+
+    await _expire(services, game_id)  # 1st in a row
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _act_as_human(services, game_id, rng)  # the player is back: the count restarts
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _expire(services, game_id)  # 1st in a row again
+    while not await _pending_is(services, game_id, 0):
+        await _act_as_bot(services, game_id, rng)
+    await _expire(services, game_id)  # 2nd in a row: the seat goes to the bot
+
+    events = [s.event for s in await services.store.read_events(game_id)]
+    counts = [e.consecutive for e in events if isinstance(e, DecisionTimedOut)]
+    handed = [e for e in events if isinstance(e, SeatHandedToBot)]
+    assert counts == [1, 1, 2]
+    assert len(handed) == 1 and handed[0].seat == 0 and handed[0].level == "greedy"
+    assert "2 consecutive timeouts" in handed[0].reason
+    game = await services.pipeline.load(game_id)
+    assert game.is_bot(0)
+
+
+async def _pending_is(services: Services, game_id: str, seat: int) -> bool:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None and game.status == "playing"
+    return game.state.pending_seats()[0] == seat
+
+
+async def _act_as_bot(services: Services, game_id: str, rng: random.Random) -> None:
+    game = await services.pipeline.load(game_id)
+    assert game.state is not None
+    seat = game.state.pending_seats()[0]
+    command = random_policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+    await services.pipeline.play(game_id, seat, command, actor="bot:random")

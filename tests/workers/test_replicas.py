@@ -1,0 +1,130 @@
+"""Two API processes and two workers on one game: every decision is taken exactly once.
+
+The humans' client sends each command to both API processes at once with one
+`Idempotency-Key` (a retry that lands on another replica); bots move through two workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from service.bootstrap import Services
+from service.config import Settings
+
+from .conftest import ROOT, Workers, worker_env
+from .games import assert_each_due_decision_taken_once, command_log
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
+    """Two `uvicorn` processes serving the app from the environment, as deployed."""
+    env = {**worker_env(settings), "CYA_RATE_LIMIT_PER_MINUTE": "0"}
+    procs, urls = [], []
+    for n in range(2):
+        port = _free_port()
+        log = open(tmp_path / f"api-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
+             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        urls.append(f"http://127.0.0.1:{port}")
+    try:
+        for url in urls:
+            _wait_healthy(url)
+        yield urls
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()  # a stuck shutdown must not outlive the test
+                p.wait()
+
+
+def _wait_healthy(url: str, timeout_s: float = 20) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/v1/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{url} never became healthy")
+
+
+async def _player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await client.post("/v1/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['api_key']}"}
+
+
+async def _play_humans(replicas: list[httpx.AsyncClient], game_id: str,
+                       seats: dict[int, dict[str, str]]) -> int:
+    """Play every human decision through both replicas at once until the game ends."""
+    rng, sent = random.Random(7), 0
+    anyone = seats[0]
+    path = f"/v1/games/{game_id}"
+    while True:
+        # Short polls rather than the long poll: this test is about who decides, not streams.
+        r = await rng.choice(replicas).get(f"{path}/view", headers=anyone)
+        view: dict[str, Any] = r.json()
+        if view["status"] == "finished":
+            return sent
+        version, seat = view["version"], view["awaiting"][0]
+        if seat not in seats:
+            await asyncio.sleep(0.005)  # a bot's decision: the workers take it
+            continue
+        legal = await replicas[0].get(f"{path}/legal-commands", headers=seats[seat])
+        if legal.status_code != 200 or legal.json()["version"] != version:
+            continue
+        command = rng.choice(legal.json()["commands"])
+        key = {"Idempotency-Key": f"human-{seat}-{version}", **seats[seat]}
+        answers = await asyncio.gather(*(c.post(f"{path}/commands", json=command, headers=key)
+                                         for c in replicas))
+        codes = sorted(a.status_code for a in answers)
+        assert codes[0] == 200 and set(codes) <= {200, 409}, [a.text for a in answers]
+        sent += 1
+
+
+async def test_given_two_api_processes_and_two_workers_then_no_decision_is_taken_twice(
+    api: Services, workers: Workers, api_processes: list[str]
+) -> None:
+    workers.start()
+    workers.start()
+    async with httpx.AsyncClient(base_url=api_processes[0], timeout=30) as a, \
+            httpx.AsyncClient(base_url=api_processes[1], timeout=30) as b:
+        ann, bob = await _player(a, "ann"), await _player(b, "bob")
+        created = await a.post("/v1/games", headers=ann, json={
+            "ruleset": {"players": 4, "end_mode": "quick"},
+            "bots": [{"level": "random"}, {"level": "greedy"}]})
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+        assert (await b.post(f"/v1/games/{game_id}/seats", headers=bob)).status_code == 200
+        assert (await b.post(f"/v1/games/{game_id}/start", headers=ann)).status_code == 200
+
+        sent = await asyncio.wait_for(_play_humans([a, b], game_id, {0: ann, 3: bob}), 90)
+
+    log = await command_log(api, game_id)
+    assert_each_due_decision_taken_once(log)
+    humans = [c for c in log if c.command_id.startswith("human-")]
+    assert len(humans) == sent > 0

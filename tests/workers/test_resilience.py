@@ -1,0 +1,96 @@
+"""Nothing is lost when a worker or Redis dies: the database says what is due, the sweeper
+hands it out again, and every job acts at most once."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import sqlalchemy as sa
+
+from service.bootstrap import Services
+from service.events.tables import games
+from workers.sweeper import requeued_counter
+
+from .conftest import RedisDb, Workers
+from .games import (
+    assert_each_due_decision_taken_once,
+    bots,
+    command_log,
+    humans,
+    start_game,
+    wait_until_finished,
+)
+
+
+async def wait_for_version(api: Services, game_id: str, version: int, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while (await api.pipeline.load(game_id, fresh=True)).version < version:
+        assert time.monotonic() < deadline, f"game {game_id} stalled before v{version}"
+        await asyncio.sleep(0.01)
+
+
+@asynccontextmanager
+async def games_row_locked(api: Services, game_id: str) -> AsyncIterator[None]:
+    """Holds the game's read-model row: a worker committing a move for it waits, mid-job."""
+    async with api.engine.connect() as conn, conn.begin():
+        await conn.execute(sa.select(games.c.game_id).where(games.c.game_id == game_id)
+                           .with_for_update())
+        yield
+
+
+async def wait_for_blocked_writer(api: Services, timeout_s: float = 10) -> None:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        async with api.engine.connect() as conn:
+            waiting = await conn.scalar(sa.text(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE wait_event_type = 'Lock' AND datname = current_database()"))
+        if waiting:
+            return
+        assert time.monotonic() < deadline, "no worker ever waited on the locked row"
+        await asyncio.sleep(0.01)
+
+
+async def test_given_a_bot_game_when_a_worker_is_killed_hard_then_it_finishes_without_repeats(
+    api: Services, workers: Workers, redis_db: RedisDb
+) -> None:
+    doomed = workers.start()
+    game_ids = [await start_game(api, bots(4)) for _ in range(3)]
+    await wait_for_version(api, game_ids[0], 40, timeout_s=30)
+
+    async with games_row_locked(api, game_ids[0]):
+        await wait_for_blocked_writer(api)
+        workers.kill_hard(doomed)  # in the middle of a job: its transaction never commits
+    workers.start()
+
+    for game_id in game_ids:
+        await wait_until_finished(api, game_id, timeout_s=60)
+        assert_each_due_decision_taken_once(await command_log(api, game_id))
+    assert_sweeper_requeued(redis_db, api)
+
+
+async def test_given_games_in_flight_when_redis_is_flushed_then_the_sweeper_restores_progress(
+    api: Services, workers: Workers, redis_db: RedisDb
+) -> None:
+    workers.start()
+    bot_game = await start_game(api, bots(3), rules="advanced_all")  # draft piles: ≤ 3 seats
+    clock_game = await start_game(api, humans("ann") + bots(3), turn_clock=1)
+    await wait_for_version(api, bot_game, 40, timeout_s=30)
+
+    # Everything queued, scheduled or running in Redis is gone, several times over.
+    for _ in range(3):
+        redis_db.flush()
+        await asyncio.sleep(0.3)
+
+    for game_id in (bot_game, clock_game):
+        await wait_until_finished(api, game_id, timeout_s=90)
+        assert_each_due_decision_taken_once(await command_log(api, game_id))
+    assert_sweeper_requeued(redis_db, api)
+
+
+def assert_sweeper_requeued(redis_db: RedisDb, api: Services) -> None:
+    """The recovery came from the sweeper, not from luck."""
+    assert int(redis_db.client.get(requeued_counter(api.settings.rq_queue)) or 0) >= 1

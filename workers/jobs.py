@@ -1,0 +1,65 @@
+"""RQ job functions. Each is a thin synchronous shell around `service.due`: the same body the
+in-process scheduler runs.
+
+The worker runs jobs in its own process (`SimpleWorker`, see `main.py`), so one event loop and
+one set of services (engine pool, state cache) live for the worker's lifetime: a job costs a
+database round trip or two, not a new loop, a new connection and a cold cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+
+from service.bootstrap import Services, build
+from service.config import Settings
+from service.due import decisions
+from service.due.log_tail import LogTail
+
+
+@dataclass
+class Runtime:
+    loop: asyncio.AbstractEventLoop
+    services: Services
+    tail: LogTail
+
+
+_settings: Settings | None = None
+_runtime: Runtime | None = None
+
+
+def configure(settings: Settings) -> None:
+    """The worker's settings; before the first job. Commands it posts schedule through RQ."""
+    global _settings
+    _settings = replace(settings, due_work="rq")
+
+
+def runtime() -> Runtime:
+    global _runtime
+    if _runtime is None:
+        settings = _settings or replace(Settings.from_env(), due_work="rq")
+        loop = asyncio.new_event_loop()
+        services = build(settings)
+        _runtime = Runtime(loop, services, LogTail(services.store))
+    return _runtime
+
+
+def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
+    """A bot's move (`bot_turn`) or an expired clock (`deadline`), if the game still waits."""
+    rt = runtime()
+    return rt.loop.run_until_complete(
+        decisions.take_due_decision(rt.services.pipeline, game_id, version, kind, seat, rt.tail)
+    )
+
+
+def noop() -> None:
+    """The benchmark's yardstick: what RQ alone costs from enqueue to finished."""
+
+
+def shutdown() -> None:
+    global _runtime
+    if _runtime is not None:
+        _runtime.loop.run_until_complete(_runtime.tail.close())
+        _runtime.loop.run_until_complete(_runtime.services.close())
+        _runtime.loop.close()
+        _runtime = None

@@ -1,0 +1,46 @@
+"""`cya worker`: an RQ worker with RQ's scheduler (deadlines) and the sweeper thread.
+
+Why `SimpleWorker`: the default `Worker` forks a work horse per job, which costs several
+milliseconds and throws away the job's warm state (event loop, database pool, folded-game
+cache) every time; a bot's move is itself a few milliseconds of work. `SimpleWorker` runs jobs
+in the worker process. What forking would buy, isolation from a job that crashes or hangs,
+matters little here: jobs run our own code, each is idempotent, a hard timeout still applies,
+and a dead worker's job is found again by the sweeper. Run several workers for parallelism.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import logging
+import os
+import signal
+import socket
+
+from redis import Redis
+from rq import Queue, SimpleWorker
+
+from service.config import Settings
+
+from . import jobs
+from .sweeper import Sweeper
+
+
+def run(settings: Settings, *, name: str | None = None, burst: bool = False,
+        logging_level: str = "WARNING") -> None:
+    if not settings.redis_url:
+        raise SystemExit("cya worker needs CYA_REDIS_URL")
+    logging.basicConfig(level=logging_level)
+    faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
+    name = name or f"cya-{socket.gethostname()}-{os.getpid()}"
+    redis = Redis.from_url(settings.redis_url)
+    queue = Queue(settings.rq_queue, connection=redis)
+    jobs.configure(settings)
+    sweeper = Sweeper(settings, owner=name)
+    if settings.sweep_interval_s > 0:  # 0: no sweeper in this worker (others sweep)
+        sweeper.start()
+    worker = SimpleWorker([queue], connection=redis, name=name)
+    try:
+        worker.work(with_scheduler=True, burst=burst, logging_level=logging_level)
+    finally:
+        sweeper.stop()
+        jobs.shutdown()

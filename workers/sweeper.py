@@ -1,0 +1,79 @@
+"""The sweeper: every few seconds, due rows whose time has passed are enqueued again.
+
+Redis here keeps nothing on disk and a worker may die holding a job, so the database's
+`due_work` table is the only record that work is owed. The sweeper runs in a thread of every
+worker, with its own event loop and engine; a short Redis lock lets one of them sweep per
+interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+
+from redis import Redis
+from rq import Queue
+
+from service.config import Settings
+from service.due.overdue import overdue_rows
+from service.due.rq_queue import requeue_lost
+from service.events.engine import create_engine
+from service.events.store import EventStore
+
+log = logging.getLogger(__name__)
+
+
+def lock_key(queue_name: str) -> str:
+    return f"cya:sweeper:{queue_name}"
+
+
+def requeued_counter(queue_name: str) -> str:
+    """How many decisions sweepers handed out again: a lost job or a Redis restart shows here."""
+    return f"cya:sweeper:requeued:{queue_name}"
+
+
+class Sweeper(threading.Thread):
+    def __init__(self, settings: Settings, owner: str) -> None:
+        super().__init__(name="cya-sweeper", daemon=True)
+        assert settings.redis_url, "the sweeper needs Redis"
+        self.settings = settings
+        self.owner = owner
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        asyncio.run(self._sweep_forever())
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    async def _sweep_forever(self) -> None:
+        s = self.settings
+        assert s.redis_url
+        engine = create_engine(s.database_url, pool_size=2, max_overflow=0) \
+            if not s.database_url.startswith("sqlite") else create_engine(s.database_url)
+        store = EventStore(engine)
+        queue = Queue(s.rq_queue, connection=Redis.from_url(s.redis_url))
+        try:
+            while not self.stopping.is_set():
+                try:
+                    await self.sweep_once(store, queue)
+                except Exception:
+                    log.exception("sweep failed; trying again next interval")
+                await asyncio.sleep(s.sweep_interval_s)
+        finally:
+            await engine.dispose()
+            queue.connection.close()
+
+    async def sweep_once(self, store: EventStore, queue: Queue) -> int:
+        s = self.settings
+        ttl_ms = max(int(s.sweep_interval_s * 900), 100)  # expires before the next interval
+        if not queue.connection.set(lock_key(s.rq_queue), self.owner, nx=True, px=ttl_ms):
+            return 0
+        rows = await overdue_rows(store, s.sweep_grace_s)
+        n = requeue_lost(queue, rows, started_grace_s=s.sweep_grace_s,
+                         bot_delay_ms=s.bot_delay_ms)
+        if n:
+            queue.connection.incrby(requeued_counter(s.rq_queue), n)
+            log.warning("sweeper enqueued %d lost or overdue decisions again", n)
+        return n
