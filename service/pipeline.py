@@ -143,11 +143,12 @@ class Pipeline:
         decide: Decider,
         body: bytes,
         actor: str,
-        command_id: str,
-        expected_version: int,
+        command_id: str | None = None,
+        expected_version: int | None = None,
     ) -> Outcome:
-        """A decision the service itself takes (an expired clock): the caller's decider, the
-        same transaction, idempotency and after-commit hooks as every other command."""
+        """A decision of the service's own model (an expired clock, a resignation): the
+        caller's decider, the same transaction, idempotency and after-commit hooks as every
+        other command."""
         return await self._run(game_id, decide, body, actor, command_id, expected_version)
 
     async def load(self, game_id: str, *, fresh: bool = False) -> Game:

@@ -34,5 +34,4 @@ async def resign(pipeline: Pipeline, game_id: str, player_id: str,
         return new, after
 
     body = b"resign\0" + player_id.encode()
-    # The pipeline's one code path (load, decide, append + project, publish, schedule).
-    return await pipeline._run(game_id, decide, body, f"player:{player_id}", command_id, None)
+    return await pipeline.take(game_id, decide, body, f"player:{player_id}", command_id)

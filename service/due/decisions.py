@@ -16,6 +16,7 @@ from typing import Literal
 import msgspec
 
 from service.domain import RuleViolation, execute, legal_commands, player_view
+from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.game import AnyEvent, Game, advance, apply
@@ -24,7 +25,6 @@ from service.pipeline import GameNotFound, Outcome, Pipeline
 from service.projections.rows import BOT_TURN, DEADLINE
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
 
-from .bot_levels import POLICIES
 from .log_tail import LogTail
 from .streaks import consecutive_timeouts
 
@@ -43,7 +43,7 @@ def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
     """Deterministic in (game, version, kind): every copy of a job picks the same move."""
     assert game.state is not None
     rng = random.Random(f"{game.game_id}:{game.version}:{kind}")
-    policy = POLICIES.get(level, POLICIES["random"])
+    policy = POLICIES[level]
     return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
 
 

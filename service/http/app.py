@@ -15,6 +15,7 @@ from litestar.plugins.prometheus import PrometheusConfig
 
 from service.bootstrap import build
 from service.config import Settings, get_settings
+from service.due.schedulers import start as start_due_work
 from service.notify import Scheduler
 from service.players import PlayerDirectory
 
@@ -73,6 +74,10 @@ def create_app(
                       MemoryViews() if http.views_from_memory and not settings.redis_url
                       else None)
 
+    async def startup(app: Litestar) -> None:
+        # Resume work owed from before a restart at once, not at the next command.
+        start_due_work(services.pipeline.scheduler)
+
     async def shutdown(app: Litestar) -> None:
         await runtime.feeds.close()
         await services.close()
@@ -93,6 +98,7 @@ def create_app(
         middleware=middleware,
         openapi_config=openapi_config(),
         request_max_body_size=http.max_body_bytes,
+        on_startup=[startup],
         on_shutdown=[shutdown],
     )
     app.state.runtime = runtime
