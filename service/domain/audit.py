@@ -10,12 +10,10 @@ from collections.abc import Sequence
 
 import msgspec
 
-from .cards import Kind, card_table
-from .draft import pushback_position
-from .events import CardsDrawn, Event, GameStarted, PileCard, RoundEnded, RoundStarted
+from .events import CardsDrawn, Event, GameStarted, RoundEnded, RoundStarted
 from .evolve import evolve
-from .rounds import DRAFT_PILE_SIZE, DRAFT_PILES, _first_player, round_deck
-from .shuffle import commitment, round_seed, shuffled
+from .rounds import deal
+from .shuffle import commitment, round_seed
 from .state import GameState, new_game
 
 
@@ -30,53 +28,8 @@ class AuditResult(msgspec.Struct, frozen=True):
     finding: Finding | None  # None: every check passed
 
 
-def expected_deal(before: GameState, round_no: int, seed: bytes) -> RoundStarted:
-    """The RoundStarted event a fair deal from `seed` produces (mirrors rounds.start_round)."""
-    rs = before.ruleset
-    table = card_table(rs.edition)
-    deck, removed = round_deck(rs)
-    order = shuffled(deck, seed)
-    first = _first_player(before, round_no, seed)
-    piles: list[list[str]] = []
-    pushed: list[PileCard] = []
-    pos = 0
-    if rs.uses_draft_piles:
-        for i in range(DRAFT_PILES):
-            pile = order[pos : pos + DRAFT_PILE_SIZE]
-            pos += DRAFT_PILE_SIZE
-            while table[pile[0]].kind is Kind.ACTION:
-                card, rest = pile[0], pile[1:]
-                rest.insert(pushback_position(seed, len(pushed), len(rest)), card)
-                pile = rest
-                pushed.append(PileCard(i, card))
-            piles.append(pile)
-    n = before.players
-    hands: list[list[str]] = [[] for _ in range(n)]
-    for _ in range(rs.hand_size):
-        for j in range(n):
-            hands[(first + j) % n].append(order[pos])
-            pos += 1
-    draw_pile = tuple(order[pos + 1 :])
-    return RoundStarted(
-        round_no=round_no,
-        seed_sha256=commitment(seed),
-        first_player=first,
-        hand_size=rs.hand_size,
-        removed=tuple(removed),
-        discard_pile=(order[pos],),
-        pushed_back=tuple(pushed),
-        draft_tops=tuple(p[0] for p in piles),
-        draft_counts=tuple(len(p) for p in piles),
-        hand_counts=tuple(len(h) for h in hands),
-        draw_count=len(draw_pile),
-        hands=tuple(tuple(h) for h in hands),
-        draft_piles=tuple(tuple(p) for p in piles),
-        draw_pile=draw_pile,
-    )
-
-
 def _deal_problem(before: GameState, dealt: RoundStarted, seed: bytes) -> str | None:
-    fair = expected_deal(before, dealt.round_no, seed)
+    fair = deal(before, dealt.round_no, seed)
     if fair == dealt:
         return None
     fields = [f for f in RoundStarted.__struct_fields__ if getattr(fair, f) != getattr(dealt, f)]

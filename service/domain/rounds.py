@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import EDITIONS, Kind, all_cards, card_ids
+from .cards import EDITIONS, Kind, all_cards, card_ids, card_table
 from .commands import StartGame
 from .decision import Decision
 from .draft import pushback_position
@@ -69,11 +69,15 @@ def _first_player(s: GameState, round_no: int, seed: bytes) -> int:
 
 
 def start_round(d: Decision, round_no: int) -> None:
-    """Shuffle and deal in the canonical order of §5.3 / §17 A51; every round reshuffles the
-    whole deck with a new seed (§17 A52)."""
-    s = d.state
+    """Every round reshuffles the whole deck with a new seed (§17 A52)."""
+    d.emit(deal(d.state, round_no, round_seed(d.state.master_seed, round_no)))
+
+
+def deal(s: GameState, round_no: int, seed: bytes) -> RoundStarted:
+    """The deal a round seed gives, in the canonical order of §5.3 / §17 A51. The audit
+    checks every logged deal against this, from the revealed seed."""
     rs = s.ruleset
-    seed = round_seed(s.master_seed, round_no)
+    table = card_table(rs.edition)
     deck, removed = round_deck(rs)
     order = shuffled(deck, seed)
     first = _first_player(s, round_no, seed)
@@ -85,7 +89,7 @@ def start_round(d: Decision, round_no: int) -> None:
             pile = order[pos : pos + DRAFT_PILE_SIZE]
             pos += DRAFT_PILE_SIZE
             # §14.5: a revealed action card goes back into the middle of its pile.
-            while d.table[pile[0]].kind is Kind.ACTION:
+            while table[pile[0]].kind is Kind.ACTION:
                 card, rest = pile[0], pile[1:]
                 rest.insert(pushback_position(seed, len(pushed), len(rest)), card)
                 pile = rest
@@ -100,23 +104,21 @@ def start_round(d: Decision, round_no: int) -> None:
     # §17 A6, A44: the discard flip happens in draft games too, and stays up whatever it shows.
     discard = order[pos]
     draw_pile = tuple(order[pos + 1 :])
-    d.emit(
-        RoundStarted(
-            round_no=round_no,
-            seed_sha256=commitment(seed),
-            first_player=first,
-            hand_size=hand_size,
-            removed=tuple(removed),
-            discard_pile=(discard,),
-            pushed_back=tuple(pushed),
-            draft_tops=tuple(p[0] for p in piles),
-            draft_counts=tuple(len(p) for p in piles),
-            hand_counts=tuple(len(h) for h in hands),
-            draw_count=len(draw_pile),
-            hands=tuple(tuple(h) for h in hands),
-            draft_piles=tuple(tuple(p) for p in piles),
-            draw_pile=draw_pile,
-        )
+    return RoundStarted(
+        round_no=round_no,
+        seed_sha256=commitment(seed),
+        first_player=first,
+        hand_size=hand_size,
+        removed=tuple(removed),
+        discard_pile=(discard,),
+        pushed_back=tuple(pushed),
+        draft_tops=tuple(p[0] for p in piles),
+        draft_counts=tuple(len(p) for p in piles),
+        hand_counts=tuple(len(h) for h in hands),
+        draw_count=len(draw_pile),
+        hands=tuple(tuple(h) for h in hands),
+        draft_piles=tuple(tuple(p) for p in piles),
+        draw_pile=draw_pile,
     )
 
 
