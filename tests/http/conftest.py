@@ -7,16 +7,12 @@ makes its own players and games.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import socket
 import threading
 import time
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 
-import asyncpg
 import httpx
 import pytest
 import uvicorn
@@ -25,21 +21,12 @@ from service.config import Settings
 from service.events.migrate import upgrade
 from service.http.app import create_app
 from service.http.settings import HttpSettings
+from tests.postgres import database, url_of
 
 from .api import Api
 
-PG_ADMIN = os.environ.get("CYA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
 TEST_HTTP = HttpSettings(rate_limit_per_minute=100_000, sse_heartbeat_seconds=1,
                          poll_fallback_seconds=0.5)
-
-
-async def _pg(sql: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
 
 
 def _free_port() -> int:
@@ -86,21 +73,12 @@ def sqlite_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
 
 @pytest.fixture(scope="session")
 def postgres_live() -> Iterator[Live]:
-    try:
-        asyncio.run(_pg("SELECT 1"))
-    except (OSError, asyncpg.PostgresError):
-        pytest.skip(f"PostgreSQL is not reachable at {PG_ADMIN}")
-    name = f"cya_http_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    try:
-        url = f"postgresql+asyncpg://{PG_HOST}/{name}"
-        upgrade(url)
+    with database("cya_http") as name:
         # Views from the projection rows here, from memory on SQLite: both paths under test.
-        live = serve(Settings(database_url=url), replace(TEST_HTTP, views_from_memory=False))
+        live = serve(Settings(database_url=url_of(name)),
+                     replace(TEST_HTTP, views_from_memory=False))
         yield live
         stop(live)
-    finally:
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

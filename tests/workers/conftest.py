@@ -7,7 +7,6 @@ FLUSHDBs only that index, never the server: other runs may use the others.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
@@ -19,49 +18,29 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncpg
 import pytest
 from redis import Redis
 
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.events.migrate import upgrade
+from tests.postgres import database, url_of
 
-PG_ADMIN = os.environ.get("CYA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]
 REDIS_HOST = os.environ.get("CYA_TEST_REDIS", "redis://127.0.0.1:6379")
 CLAIM_KEY = "cya:test:claimed-by"
 ROOT = Path(__file__).resolve().parents[2]
 CYA = str(Path(sys.executable).parent / "cya")  # the installed `cya` entry point
 
 
-async def _pg(sql: str) -> None:
-    conn = await asyncpg.connect(PG_ADMIN)
-    try:
-        await conn.execute(sql)
-    finally:
-        await conn.close()
-
-
 @pytest.fixture(scope="session")
 def pg_template() -> Iterator[str]:
-    name = f"cya_wtest_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    try:
-        upgrade(f"postgresql+asyncpg://{PG_HOST}/{name}")
+    with database("cya_wtest") as name:
         yield name
-    finally:
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture
 def database_url(pg_template: str) -> Iterator[str]:
-    name = f"{pg_template}_{uuid.uuid4().hex[:8]}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}" TEMPLATE "{pg_template}"'))
-    try:
-        yield f"postgresql+asyncpg://{PG_HOST}/{name}"
-    finally:
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with database("cya_wtest", template=pg_template) as name:
+        yield url_of(name)
 
 
 @dataclass
