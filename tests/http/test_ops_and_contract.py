@@ -114,8 +114,6 @@ async def test_given_redis_configured_then_readiness_checks_it_too(with_redis):
             r = await http.get("/v1/readyz")
         except httpx.HTTPError:  # pragma: no cover
             pytest.fail("readyz did not answer")
-    if r.status_code == 503 and "redis" in r.json()["checks"]:
-        pytest.skip("no Redis on 127.0.0.1:6379")
     assert r.status_code == 200 and r.json()["checks"] == {"database": "ok", "redis": "ok"}
 
 

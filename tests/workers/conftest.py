@@ -64,7 +64,7 @@ def redis_db() -> Iterator[RedisDb]:
             break
         client.close()
     else:
-        pytest.skip("no free Redis database index (1–15) for this run")
+        pytest.fail("no free Redis database index (1–15): other runs hold them all")
     db = RedisDb(f"{REDIS_HOST}/{index}", client, token)
     try:
         yield db
