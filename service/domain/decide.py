@@ -91,8 +91,9 @@ def _advance(d: Decision) -> None:
                 return
             d.emit(ChallengeConceded(p.awaiting, auto=True))  # §17 A43
         elif isinstance(p, AwaitingDraftChallenge):
+            assert s.draft is not None  # a draft window always has its drafted set
             if challenge.draft_challenge_error(s, p.eligible, p.drafter) is None and (
-                challenge.has_play(d.table, s.hands[p.eligible], s.draft.set.type, 1)  # type: ignore[union-attr]
+                challenge.has_play(d.table, s.hands[p.eligible], s.draft.set.type, 1)
             ):
                 return
             d.emit(DraftChallengePassed(p.eligible, auto=True))
