@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import gc
+import signal
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
@@ -74,11 +79,16 @@ def create_app(
                       MemoryViews() if http.views_from_memory and not settings.redis_url
                       else None)
 
+    restore: list[Callable[[], object]] = []
+
     async def startup(app: Litestar) -> None:
         # Resume work owed from before a restart at once, not at the next command.
         start_due_work(services.pipeline.scheduler)
+        restore.extend(_drain_feeds_on_exit_signal(runtime.feeds))
 
     async def shutdown(app: Litestar) -> None:
+        for undo in restore:
+            undo()
         await runtime.feeds.close()
         await services.close()
 
@@ -103,6 +113,29 @@ def create_app(
     )
     app.state.runtime = runtime
     return app
+
+
+def _drain_feeds_on_exit_signal(feeds: Feeds) -> list[Callable[[], object]]:
+    """uvicorn, on SIGTERM/SIGINT, waits for open requests to end before the lifespan
+    shutdown runs, so open long polls and event streams held it for up to 30 s or for good.
+    Chain onto the server's handler (installed before startup) to end them at once; the
+    clients resume on another replica. Returns the undo steps."""
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    loop = asyncio.get_running_loop()
+    undo: list[Callable[[], object]] = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not callable(previous):  # SIG_DFL / SIG_IGN: not under a server that drains
+            continue
+
+        def handler(signum: int, frame: Any, previous: Callable[..., Any] = previous) -> None:
+            loop.call_soon_threadsafe(feeds.drain)
+            previous(signum, frame)
+
+        signal.signal(sig, handler)
+        undo.append(functools.partial(signal.signal, sig, previous))
+    return undo
 
 
 def tune_gc() -> None:

@@ -25,6 +25,7 @@ class Feed:
         self.events: list[StoredEvent] = []
         self.version = 0
         self.users = 0
+        self.draining = False  # the process is stopping: waiters return, streams end
         self._changed = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -53,7 +54,7 @@ class Feed:
         """Until the feed holds events after `version` (True) or `timeout` passes (False)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.version <= version:
+        while self.version <= version and not self.draining:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
@@ -67,15 +68,29 @@ class Feed:
     async def _pump(self) -> None:
         sub = self.publisher.subscribe(self.game_id)
         pending: asyncio.Future[int] | None = None
+        loop, last_loss = asyncio.get_running_loop(), float("-inf")
         try:
             while True:
                 if pending is None:
                     pending = asyncio.ensure_future(anext(sub))
                 done, _ = await asyncio.wait({pending}, timeout=self.poll)
                 if done:
-                    hint, pending = pending.result(), None
-                    if hint <= self.version:
-                        continue
+                    finished, pending = pending, None
+                    try:
+                        if finished.result() <= self.version:
+                            continue
+                    except Exception:
+                        # Redis dropped the subscription (restart, idle cut, CLIENT KILL): the
+                        # pump used to die here and every waiter sharing this feed slept out
+                        # its whole timeout. Resubscribe, re-reading on the timer meanwhile.
+                        log.warning("feed subscription lost for %s; resubscribing",
+                                    self.game_id, exc_info=True)
+                        await sub.aclose()  # type: ignore[attr-defined]
+                        now = loop.time()
+                        if now - last_loss < self.poll:  # Redis is away: poll till it is back
+                            await asyncio.sleep(self.poll)
+                        last_loss = now
+                        sub = self.publisher.subscribe(self.game_id)
                 try:
                     await self.refresh()
                 except Exception:  # the database may be away for a moment: retry on the timer
@@ -92,12 +107,22 @@ class Feeds:
     def __init__(self, store: EventStore, publisher: Publisher, poll: float = 2.0) -> None:
         self.store, self.publisher, self.poll = store, publisher, poll
         self._feeds: dict[str, Feed] = {}
+        self.draining = False
+
+    def drain(self) -> None:
+        """Wake every waiter for good: the server waits for open requests before it stops,
+        and a long poll (up to 30 s) or an event stream (endless) would hold it."""
+        self.draining = True
+        for feed in self._feeds.values():
+            feed.draining = True
+            feed._changed.set()
 
     @contextlib.asynccontextmanager
     async def follow(self, game_id: str) -> AsyncIterator[Feed]:
         feed = self._feeds.get(game_id)
         if feed is None:
             feed = self._feeds[game_id] = Feed(game_id, self.store, self.publisher, self.poll)
+            feed.draining = self.draining
             feed.users += 1
             try:
                 await feed.start()

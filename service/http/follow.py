@@ -65,5 +65,7 @@ class FollowController(Controller):
                     sent = s.version
                 if feed.events and feed.events[-1].type == FINAL_EVENT and sent >= feed.version:
                     return
+                if feed.draining:  # this process is stopping: the client resumes elsewhere
+                    return
                 if not await feed.wait_past(sent, heartbeat):
                     yield ServerSentEventMessage(comment="heartbeat")
