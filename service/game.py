@@ -6,6 +6,7 @@ fold games without reaching up into the pipeline.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Literal
 
@@ -63,6 +64,12 @@ def apply(game: Game, event: AnyEvent) -> Game:
     if game.state is None:
         raise ValueError("a rules event before game_created")
     return replace(game, state=evolve(game.state, event))
+
+
+def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:
+    for event in events:
+        game = apply(game, event)
+    return game
 
 
 def advance(game: Game, version: int, last_hash: str, at: datetime) -> Game:

@@ -29,7 +29,7 @@ from .events.store import (
     VersionConflict,
     visibility_of,
 )
-from .game import Game, advance, apply
+from .game import Game, advance, apply, apply_all
 from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
 from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
 from .state_cache import StateCache
@@ -48,12 +48,6 @@ class Outcome:
     events: tuple[StoredEvent, ...]
     replayed: bool = False  # a repeated command id: the first outcome, nothing appended
     committed: bool = True  # False for a dry run
-
-
-def _fold(game: Game, new: list[AnyEvent]) -> Game:
-    for ev in new:
-        game = apply(game, ev)
-    return game
 
 
 class Pipeline:
@@ -109,8 +103,8 @@ class Pipeline:
             if isinstance(command, Start):
                 assert game.state is not None
                 events, state = execute(game.state, StartGame(self.master_seeds()), None)
-                return new + list(events), replace(_fold(game, new), state=state)
-            return new, _fold(game, new)
+                return new + list(events), replace(apply_all(game, new), state=state)
+            return new, apply_all(game, new)
 
         body = self.store.codec.encode_any(command) + player_id.encode()
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id,
@@ -160,7 +154,7 @@ class Pipeline:
             stored = await self.store.load(conn, game_id)
         if not stored:
             raise GameNotFound(game_id)
-        game = _fold(Game(game_id, created_at=stored[0].recorded_at), [s.event for s in stored])
+        game = apply_all(Game(game_id, created_at=stored[0].recorded_at), [s.event for s in stored])
         game = advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
         if self.cache is not None:
             self.cache.put(game)

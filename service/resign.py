@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .domain import RuleViolation
 from .events.codec import AnyEvent
-from .game import Game, apply
+from .game import Game, apply_all
 from .lobby import SeatResigned
 from .pipeline import Outcome, Pipeline
 
@@ -28,10 +28,7 @@ async def resign(pipeline: Pipeline, game_id: str, player_id: str,
                  command_id: str | None = None) -> Outcome:
     def decide(game: Game) -> tuple[list[AnyEvent], Game]:
         new = decide_resign(game, player_id)
-        after = game
-        for ev in new:
-            after = apply(after, ev)
-        return new, after
+        return new, apply_all(game, new)
 
     body = b"resign\0" + player_id.encode()
     return await pipeline.take(game_id, decide, body, f"player:{player_id}", command_id)

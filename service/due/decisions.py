@@ -19,7 +19,7 @@ from service.domain import RuleViolation, execute, legal_commands, player_view
 from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.events.store import IdempotencyKeyReused, VersionConflict
-from service.game import AnyEvent, Game, advance, apply
+from service.game import AnyEvent, Game, advance, apply_all
 from service.lobby import BotSeat, HumanSeat
 from service.pipeline import GameNotFound, Outcome, Pipeline
 from service.projections.rows import BOT_TURN, DEADLINE
@@ -65,9 +65,7 @@ async def current(pipeline: Pipeline, game_id: str, version: int,
             newer = await pipeline.store.load(conn, game_id, after=cached.version)
     if not newer:
         return cached
-    game = cached
-    for stored in newer:
-        game = apply(game, stored.event)
+    game = apply_all(cached, (stored.event for stored in newer))
     game = advance(game, newer[-1].version, newer[-1].hash, newer[-1].recorded_at)
     if pipeline.cache is not None:
         pipeline.cache.put(game)
@@ -126,9 +124,7 @@ async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanS
     def decide(g: Game) -> tuple[list[AnyEvent], Game]:
         assert g.state is not None
         events, state = execute(g.state, command, seat)
-        after = g
-        for mark in marks:
-            after = apply(after, mark)
+        after = apply_all(g, marks)
         return [*marks, *events], msgspec.structs.replace(after, state=state)
 
     body = _encode((kind, seat, marks, command))

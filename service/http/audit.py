@@ -11,7 +11,7 @@ from litestar.params import Parameter
 
 from service.audit import VerifyReport, verify
 from service.domain import player_view, spectator_view
-from service.game import Game, advance, apply
+from service.game import Game, advance, apply_all
 
 from .context import Caller, game_access
 from .problems import Problem, forbidden, problem_responses
@@ -76,9 +76,7 @@ class AuditController(Controller):
             raise Problem(404, "version_not_found",
                           f"The game is at version {access.version}.")
         stored = await runtime.services.store.read_events(game_id, 0, version)
-        game = Game(game_id)
-        for s in stored:
-            game = apply(game, s.event)
+        game = apply_all(Game(game_id), (s.event for s in stored))
         game = advance(game, version, stored[-1].hash, stored[-1].recorded_at)
         view = None
         if game.status != "lobby" and game.state is not None:
