@@ -12,7 +12,8 @@ import argparse
 import time
 
 from service.domain import Edition, EndMode, preset
-from service.domain.bots import POLICIES, play_game, random_policy
+from service.domain.bot_trials import head_to_head
+from service.domain.bots import POLICIES
 
 
 def main() -> None:
@@ -27,15 +28,8 @@ def main() -> None:
     ruleset = preset(
         args.preset, args.players, Edition(args.edition), end_mode=EndMode(args.end_mode)
     )
-    sole = shared = 0
     started = time.perf_counter()
-    for game in range(args.games):
-        seat = game % args.players
-        policies = [random_policy] * args.players
-        policies[seat] = POLICIES[args.level]
-        _, final = play_game(ruleset, game.to_bytes(32, "big"), policies, rng_seed=game)
-        sole += final.winners == (seat,)
-        shared += seat in final.winners and len(final.winners) > 1
+    sole, shared = head_to_head(ruleset, args.games, args.level)
     seconds = time.perf_counter() - started
     print(
         f"{args.level} vs random, {args.preset} {args.edition} {args.players}p {args.end_mode}: "

@@ -18,6 +18,7 @@ from service.domain import (
     player_view,
     preset,
 )
+from service.domain.bot_trials import head_to_head
 from service.domain.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
 from service.domain.commands import Challenge, ChooseMoveDirection, Discard, Respond
 from service.domain.state import (
@@ -35,15 +36,8 @@ def sole_win_rate(ruleset: RuleSet, games: int, level: str = "greedy") -> float:
 
     Its seat rotates with the game number; a shared win counts as a loss.
     """
-    players = ruleset.players
-    wins = 0
-    for game in range(games):
-        seat = game % players
-        policies = [random_policy] * players
-        policies[seat] = POLICIES[level]
-        _, final = play_game(ruleset, game.to_bytes(32, "big"), policies, rng_seed=game)
-        wins += final.winners == (seat,)
-    return wins / games
+    sole, _ = head_to_head(ruleset, games, level)
+    return sole / games
 
 
 def quick(name: str, players: int, edition: Edition = Edition.EN_2022) -> RuleSet:
