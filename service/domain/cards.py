@@ -145,11 +145,6 @@ def card_table(edition: Edition) -> dict[str, CardInfo]:
     }
 
 
-@cache
-def type_specs(edition: Edition) -> dict[str, CardSpec]:
-    es = EDITIONS[edition]
-    return {spec.type: spec for spec in es.classic + es.advanced}
-
 
 def card_type(card_id: str) -> str:
     return card_id.partition("#")[0]
