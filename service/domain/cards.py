@@ -145,6 +145,5 @@ def card_table(edition: Edition) -> dict[str, CardInfo]:
     }
 
 
-
 def card_type(card_id: str) -> str:
     return card_id.partition("#")[0]
