@@ -24,7 +24,7 @@ from .context import Caller, Runtime, may_watch, seat_in, single_read
 from .lobby import IdempotencyKey
 from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
-from .views import body_from_row
+from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
 IfMatch = Annotated[str | None, HeaderParameter(
@@ -59,7 +59,7 @@ def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
     return msgspec.to_builtins(commands)  # type: ignore[no-any-return]
 
 
-_VIEW = sa.select(game_views.c.version, game_views.c.view, games.c.status,
+_VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, games.c.status,
                   games.c.pending_seats, games.c.deadline).join(
     games, games.c.game_id == game_views.c.game_id)
 
@@ -100,12 +100,14 @@ class PlayController(Controller):
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
             async with single_read(services.engine) as conn:
-                row = (await conn.execute(_VIEW.where(
+                rows = (await conn.execute(_VIEW.where(
                     game_views.c.game_id == game_id,
-                    game_views.c.viewer == (SPECTATOR if seat is None else seat)))).first()
-            if row is None:
+                    game_views.c.viewer.in_((SPECTATOR,) if seat is None else (seat, SPECTATOR))
+                ))).all()
+            found = body_from_rows(game_id, seat, rows)
+            if found is None:
                 raise GameNotFound(game_id)
-            version, body = row.version, body_from_row(game_id, seat, row)
+            version, body = found
         etag = f'"{version}"'
         if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
             return Response(content=b"", status_code=304,  # type: ignore[arg-type]

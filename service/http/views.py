@@ -8,14 +8,16 @@ it (`projections.rows.view_rows`). Memory is used only when this process is the 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from service.domain import player_view, spectator_view
+from service.events.tables import SPECTATOR
 from service.game import Game
-from service.projections.rows import deadline
+from service.projections.rows import deadline, seat_view_json
 
 _encode = msgspec.json.Encoder().encode
 
@@ -29,9 +31,20 @@ def view_body(game_id: str, version: int, seat: int | None, status: str, awaitin
     return head[:-1] + b',"view":' + (view if status != "lobby" and view else b"null") + b"}"
 
 
-def body_from_row(game_id: str, seat: int | None, row: Any) -> bytes:
-    return view_body(game_id, row.version, seat, row.status, msgspec.json.decode(
-        row.pending_seats), row.deadline, row.view.encode())
+def body_from_rows(game_id: str, seat: int | None, rows: Sequence[Any]) -> tuple[int, bytes] | None:
+    """The version and body from the projection: the spectator's row, and for a seat its own
+    row too (see `projections.rows.view_rows`)."""
+    by_viewer = {r.viewer: r for r in rows}
+    spectator = by_viewer.get(SPECTATOR)
+    own = spectator if seat is None else by_viewer.get(seat)
+    if spectator is None or own is None:
+        return None
+    view = spectator.view.encode()
+    if seat is not None:
+        view = seat_view_json(own.view.encode(), view)
+    return spectator.version, view_body(game_id, spectator.version, seat, spectator.status,
+                                        msgspec.json.decode(spectator.pending_seats),
+                                        spectator.deadline, view)
 
 
 class MemoryViews:

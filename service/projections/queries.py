@@ -12,6 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from service.events.store import as_utc
 from service.events.tables import SPECTATOR, due_work, game_views, games
 
+from .rows import seat_view_json
+
 
 @dataclass(frozen=True, slots=True)
 class StoredView:
@@ -30,12 +32,18 @@ class DueWork:
 
 async def view(conn: AsyncConnection, game_id: str, seat: int | None) -> StoredView | None:
     """A seat's view, or the spectator's for `seat=None`."""
-    viewer = SPECTATOR if seat is None else seat
-    row = (await conn.execute(
-        sa.select(game_views.c.version, game_views.c.view)
-        .where(game_views.c.game_id == game_id, game_views.c.viewer == viewer)
-    )).first()
-    return None if row is None else StoredView(row.version, row.view)
+    viewers = [SPECTATOR] if seat is None else [seat, SPECTATOR]
+    rows = {r.viewer: r for r in (await conn.execute(
+        sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view)
+        .where(game_views.c.game_id == game_id, game_views.c.viewer.in_(viewers))
+    )).all()}
+    if len(rows) < len(viewers):
+        return None
+    spectator = rows[SPECTATOR]
+    if seat is None:
+        return StoredView(spectator.version, spectator.view)
+    return StoredView(spectator.version, seat_view_json(rows[seat].view.encode(),
+                                                        spectator.view.encode()).decode())
 
 
 async def game(conn: AsyncConnection, game_id: str) -> dict[str, Any] | None:

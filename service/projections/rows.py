@@ -11,9 +11,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
-from service.domain import GameState, GameView, spectator_view
+from service.domain import spectator_view
 from service.events.tables import SPECTATOR
 from service.game import Game
 from service.lobby import BotSeat, HumanSeat
@@ -58,25 +57,34 @@ def deadline(game: Game) -> datetime | None:
 
 
 def view_rows(game: Game) -> list[dict[str, Any]]:
-    """The exact JSON the API serves: one view per seat and the spectator's."""
+    """The spectator's view, exactly as the API serves it, and each seat's private part.
+
+    A seat sees what a spectator sees plus its own hand, so its row holds only
+    `{"viewer":seat,"hand":[...]}` and the API serves `seat_view_json(that, spectator)`: a
+    command writes one full view instead of one per seat (tests hold the result equal to
+    `player_view`).
+    """
     state = game.state
     assert state is not None
-    spectator = spectator_view(state)
     rows = [
         {"game_id": game.game_id, "viewer": seat, "version": game.version,
-         "view": _encode(_seat_view(state, spectator, seat)).decode()}
+         "view": _encode({"viewer": seat, "hand": state.hands[seat] if state.hands else None})
+         .decode()}
         for seat in range(state.players)
     ]
     rows.append({"game_id": game.game_id, "viewer": SPECTATOR, "version": game.version,
-                 "view": _encode(spectator).decode()})
+                 "view": _encode(spectator_view(state)).decode()})
     return rows
 
 
-def _seat_view(state: GameState, spectator: GameView, seat: int) -> GameView:
-    """`player_view(state, seat)`, built from the spectator's view: a seat sees exactly what a
-    spectator sees plus its own hand (tests hold this equal to `player_view`)."""
-    hand = state.hands[seat] if state.hands else None
-    return replace(spectator, viewer=seat, hand=hand)
+_SPECTATOR_HEAD = b'{"viewer":null,"hand":null,'  # GameView's first two fields
+
+
+def seat_view_json(seat_part: bytes, spectator: bytes) -> bytes:
+    """A seat's view: its stored part with the spectator's view after it, as one object."""
+    if not spectator.startswith(_SPECTATOR_HEAD):
+        raise ValueError("not a stored spectator view")
+    return seat_part[:-1] + b"," + spectator[len(_SPECTATOR_HEAD):]
 
 
 def due_row(game: Game) -> dict[str, Any] | None:
