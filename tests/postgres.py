@@ -32,8 +32,9 @@ async def _admin(sql: str) -> None:
 
 
 @contextmanager
-def database(prefix: str, *, template: str | None = None) -> Iterator[str]:
-    """A new database (a migrated one, or a clone of `template`), dropped afterwards."""
+def database(prefix: str, *, template: str | None = None, revision: str = "head"
+             ) -> Iterator[str]:
+    """A new database (migrated to `revision`, or a clone of `template`), dropped afterwards."""
     name = f"{template or prefix}_{uuid.uuid4().hex[:12]}"
     clone = f' TEMPLATE "{template}"' if template else ""
     try:
@@ -42,7 +43,7 @@ def database(prefix: str, *, template: str | None = None) -> Iterator[str]:
         pytest.fail(f"PostgreSQL at {PG_ADMIN} is needed by this test: {exc}")
     try:
         if template is None:
-            upgrade(url_of(name))
+            upgrade(url_of(name), revision)
         yield name
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

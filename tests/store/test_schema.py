@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgspec
+import pytest
 import sqlalchemy as sa
 
+from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
 from service.events.codec import EventCodec
+from service.events.engine import create_engine
+from service.events.migrate import upgrade
 from service.events.store import EventStore
-from service.events.tables import events, metadata
+from service.events.tables import SPECTATOR, events, game_views, metadata
+from service.projections import queries
+from tests.postgres import database, url_of
 
 from .scenarios import started_game
 
@@ -61,3 +73,41 @@ async def test_an_old_schema_version_is_upcast_when_read(services, monkeypatch):
     (old,) = await store.read_events(game_id, after=99)
 
     assert old.event == CardDiscarded(seat=2, card="jewels#3")
+
+
+@contextmanager
+def _database_at(backend: str, revision: str, tmp_path: Path) -> Iterator[str]:
+    if backend == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+        upgrade(url, revision)
+        yield url
+    else:
+        with database("cya_test_old", revision=revision) as name:
+            yield url_of(name)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_upgrading_cuts_full_seat_views_down_to_the_seats_part(backend, tmp_path):
+    _, state = execute(new_game(preset("classic", 3)), StartGame(b"\x07" * 32), None)
+    full = {seat: msgspec.json.encode(player_view(state, seat)).decode() for seat in range(3)}
+    full[SPECTATOR] = msgspec.json.encode(spectator_view(state)).decode()
+
+    async def write() -> None:  # as revision 0002's code wrote them: every view in full
+        engine = create_engine(url)
+        async with engine.begin() as conn:
+            await conn.execute(game_views.insert(), [
+                {"game_id": "g", "viewer": v, "version": 5, "view": j} for v, j in full.items()])
+        await engine.dispose()
+
+    async def read() -> dict[int, str]:
+        engine = create_engine(url)
+        async with engine.connect() as conn:
+            views = {s: await queries.view(conn, "g", None if s == SPECTATOR else s)
+                     for s in full}
+        await engine.dispose()
+        return {s: v.json for s, v in views.items() if v is not None}
+
+    with _database_at(backend, "0002", tmp_path) as url:
+        asyncio.run(write())
+        upgrade(url)
+        assert asyncio.run(read()) == full
