@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import msgspec
 from asyncpg.exceptions import UniqueViolationError
 
 from .events.store import AppendRejected, Batch, EventStore
@@ -25,58 +26,54 @@ from .game import Game
 from .projections.rows import due_row, games_row, view_rows
 from .projections.writer import project
 
-_GAME_COLS = ("game_id", "status", "creator", "public", "ruleset", "players", "seats",
-              "turn_clock", "timeout_policy", "version", "pending_seats", "deadline",
-              "created_at", "updated_at")
-_GAME_TYPES = ("text", "text", "text", "bool", "text", "int", "text", "int", "text", "int",
-               "text", "timestamptz", "timestamptz", "timestamptz")
-_JSON_COLS = {"ruleset", "seats", "timeout_policy", "pending_seats"}
-_EVENT_COLS = ("game_id", "version", "type", "schema_version", "data", "visibility",
-               "command_id", "actor", "recorded_at", "hash")
-_EVENT_TYPES = ("text", "int", "text", "int", "text", "text", "text", "text", "timestamptz",
-                "text")
+_COMMAND_COLS = {"game_id": "text", "command_id": "text", "body_sha256": "text",
+                 "first_version": "int", "last_version": "int"}
+_GAME_COLS = {"game_id": "text", "status": "text", "creator": "text", "public": "bool",
+              "ruleset": "json", "players": "int", "seats": "json", "turn_clock": "int",
+              "timeout_policy": "json", "version": "int", "pending_seats": "json",
+              "deadline": "timestamptz", "created_at": "timestamptz",
+              "updated_at": "timestamptz"}
+_DUE_COLS = {"game_id": "text", "version": "int", "kind": "text", "seat": "int",
+             "due_at": "timestamptz"}
+_EVENT_COLS = {"game_id": "text", "version": "int", "type": "text", "schema_version": "int",
+               "data": "json", "visibility": "text", "command_id": "text", "actor": "text",
+               "recorded_at": "timestamptz", "hash": "text"}
 
 
-def _unnest(first: int, cols: Sequence[str], types: Sequence[str]) -> str:
-    arrays = ", ".join(f"${first + i}::{t}[]" for i, t in enumerate(types))
-    return f"unnest({arrays}) AS u({', '.join(cols)})"
+def _rows_of(param: int, cols: dict[str, str]) -> str:
+    """SELECT the rows of a JSON array of objects. JSON columns arrive as strings holding the
+    exact text to store (the hash chain covers it), so they are read as text and cast."""
+    fields = ", ".join(f"{c} {'text' if t == 'json' else t}" for c, t in cols.items())
+    values = ", ".join(f"u.{c}::json" if t == "json" else f"u.{c}" for c, t in cols.items())
+    return f"SELECT {values} FROM json_to_recordset(${param}::json) AS u({fields})"
 
 
-def _select(cols: Sequence[str]) -> str:
-    return ", ".join(f"u.{c}::json" if c in _JSON_COLS or c == "data" else f"u.{c}"
-                     for c in cols)
+def _upsert_set(cols: Sequence[str]) -> str:
+    return ", ".join(f"{c} = excluded.{c}" for c in cols)
 
 
-_G = 6  # first parameter of the games arrays
-_V = _G + len(_GAME_COLS)  # views: game_id, viewer, version, view
-_D = _V + 4  # due work: games without any (for the delete), then the rows
-_E = _D + 6  # events
+# Small rows travel as one JSON document per table: asyncpg encodes an array parameter element
+# by element, which cost more than the rest of a command's Python. The views (a few KB each)
+# stay text arrays, which PostgreSQL takes without parsing.
 _PG_COMMIT = f"""
 WITH cmd AS (
-    INSERT INTO commands (game_id, command_id, body_sha256, first_version, last_version)
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[])
+    INSERT INTO commands ({", ".join(_COMMAND_COLS)}) {_rows_of(1, _COMMAND_COLS)}
 ), game AS (
-    INSERT INTO games ({", ".join(_GAME_COLS)})
-    SELECT {_select(_GAME_COLS)} FROM {_unnest(_G, _GAME_COLS, _GAME_TYPES)}
-    ON CONFLICT (game_id) DO UPDATE SET
-        {", ".join(f"{c} = excluded.{c}" for c in _GAME_COLS[1:])}
+    INSERT INTO games ({", ".join(_GAME_COLS)}) {_rows_of(2, _GAME_COLS)}
+    ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_GAME_COLS)[1:])}
 ), views AS (
     INSERT INTO game_views (game_id, viewer, version, view)
-    SELECT {_select(("game_id", "viewer", "version", "view"))}
-    FROM {_unnest(_V, ("game_id", "viewer", "version", "view"), ("text", "int", "int", "text"))}
-    ON CONFLICT (game_id, viewer) DO UPDATE SET version = excluded.version, view = excluded.view
+    SELECT * FROM unnest($3::text[], $4::int[], $5::int[], $6::text[])
+    ON CONFLICT (game_id, viewer) DO UPDATE SET {_upsert_set(("version", "view"))}
 ), due_gone AS (
-    DELETE FROM due_work WHERE game_id = ANY(${_D}::text[])
+    DELETE FROM due_work WHERE game_id = ANY($7::text[])
 ), due AS (
-    INSERT INTO due_work (game_id, version, kind, seat, due_at)
-    SELECT * FROM {_unnest(_D + 1, ("game_id", "version", "kind", "seat", "due_at"),
-                           ("text", "int", "text", "int", "timestamptz"))}
-    ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, kind = excluded.kind,
-        seat = excluded.seat, due_at = excluded.due_at
+    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(8, _DUE_COLS)}
+    ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
-INSERT INTO events ({", ".join(_EVENT_COLS)})
-SELECT {_select(_EVENT_COLS)} FROM {_unnest(_E, _EVENT_COLS, _EVENT_TYPES)}
+INSERT INTO events ({", ".join(_EVENT_COLS)}) {_rows_of(9, _EVENT_COLS)}
 """
+_json = msgspec.json.Encoder().encode
 
 
 @dataclass
@@ -88,20 +85,17 @@ class _Write:
 
 
 def _pg_args(writes: Sequence[_Write]) -> list[Any]:
-    cmds = [w.batch for w in writes if w.batch.command_id is not None]
-    games = [games_row(w.game) for w in writes]
     views = [v for w in writes for v in view_rows(w.game)]
-    dues = [w.due for w in writes if w.due is not None]
-    rows = [r for w in writes for r in w.batch.rows]
     return [
-        [b.game_id for b in cmds], [b.command_id for b in cmds], [b.body_sha256 for b in cmds],
-        [b.expected_version + 1 for b in cmds],
-        [b.expected_version + len(b.rows) for b in cmds],
-        *([g[c] for g in games] for c in _GAME_COLS),
+        _json([{"game_id": b.game_id, "command_id": b.command_id, "body_sha256": b.body_sha256,
+                "first_version": b.expected_version + 1,
+                "last_version": b.expected_version + len(b.rows)}
+               for b in (w.batch for w in writes) if b.command_id is not None]).decode(),
+        _json([games_row(w.game) for w in writes]).decode(),
         *([v[c] for v in views] for c in ("game_id", "viewer", "version", "view")),
         [w.game.game_id for w in writes if w.due is None],
-        *([d[c] for d in dues] for c in ("game_id", "version", "kind", "seat", "due_at")),
-        *([r[c] for r in rows] for c in _EVENT_COLS),
+        _json([w.due for w in writes if w.due is not None]).decode(),
+        _json([r for w in writes for r in w.batch.rows]).decode(),
     ]
 
 
@@ -114,9 +108,11 @@ class Committer:
     """Writes a command's batch and its game's read models atomically; returns the due work."""
 
     def __init__(self, store: EventStore, *, pool_size: int = 8, max_group: int = 64,
-                 writers: int = 2) -> None:
+                 writers: int = 2, flush_at: int = 8) -> None:
         self.store = store
         self._pool_size, self._max_group, self._writers = pool_size, max_group, writers
+        self._flush_at = flush_at
+        self._waking = False  # a writer task is on its way to take what is pending
         self._pool: asyncpg.Pool | None = None
         self._pool_lock = asyncio.Lock()
         self._pending: list[_Write] = []
@@ -129,13 +125,28 @@ class Committer:
                 return await project(conn, game)
         write = _Write(batch, game, due_row(game), asyncio.get_running_loop().create_future())
         self._pending.append(write)
-        if self._active < self._writers:
+        if self._active < self._writers and len(self._pending) >= self._flush_at:
+            # A full group goes out at once, from this coroutine: the database works on it
+            # while the commands behind it are still being decided (a task would only start
+            # after them).
             self._active += 1
-            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
+            try:
+                await self._write(self._take())
+            finally:
+                self._active -= 1
+        self._wake()
         await write.done
         return write.due
 
+    def _wake(self) -> None:
+        """Let a free writer take what is pending, after the commands being decided now."""
+        if self._pending and self._active < self._writers and not self._waking:
+            self._active += 1
+            self._waking = True
+            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
+
     async def _drain(self) -> None:
+        self._waking = False
         try:
             while self._pending:
                 await self._write(self._take())
