@@ -108,11 +108,9 @@ class Committer:
     """Writes a command's batch and its game's read models atomically; returns the due work."""
 
     def __init__(self, store: EventStore, *, pool_size: int = 8, max_group: int = 64,
-                 writers: int = 2, flush_at: int = 8) -> None:
+                 writers: int = 2) -> None:
         self.store = store
         self._pool_size, self._max_group, self._writers = pool_size, max_group, writers
-        self._flush_at = flush_at
-        self._waking = False  # a writer task is on its way to take what is pending
         self._pool: asyncpg.Pool | None = None
         self._pool_lock = asyncio.Lock()
         self._pending: list[_Write] = []
@@ -125,28 +123,13 @@ class Committer:
                 return await project(conn, game)
         write = _Write(batch, game, due_row(game), asyncio.get_running_loop().create_future())
         self._pending.append(write)
-        if self._active < self._writers and len(self._pending) >= self._flush_at:
-            # A full group goes out at once, from this coroutine: the database works on it
-            # while the commands behind it are still being decided (a task would only start
-            # after them).
+        if self._active < self._writers:
             self._active += 1
-            try:
-                await self._write(self._take())
-            finally:
-                self._active -= 1
-        self._wake()
+            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
         await write.done
         return write.due
 
-    def _wake(self) -> None:
-        """Let a free writer take what is pending, after the commands being decided now."""
-        if self._pending and self._active < self._writers and not self._waking:
-            self._active += 1
-            self._waking = True
-            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
-
     async def _drain(self) -> None:
-        self._waking = False
         try:
             while self._pending:
                 await self._write(self._take())
