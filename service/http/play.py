@@ -20,7 +20,7 @@ from service.pipeline import GameNotFound
 from service.players import Player
 
 from . import examples
-from .context import Caller, Runtime, may_watch, seat_in, single_read
+from .context import Authed, Runtime, authenticate, may_watch, runtime_of, seat_in, single_read
 from .lobby import IdempotencyKey
 from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
@@ -67,6 +67,7 @@ _VIEW = sa.select(game_views.c.version, game_views.c.view, games.c.status,
 class PlayController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["play"]
+    before_request = staticmethod(authenticate)
 
     @get("/view", operation_id="getView", summary="Your view of the game",
          description="Your hand, every stack, the piles, the pending decision and its deadline. "
@@ -79,13 +80,13 @@ class PlayController(Controller):
                                                   "current version."),
                     **problem_responses(400, 401, 403, 404, 429)})
     async def view(
-        self, caller: Caller, game_id: str,
+        self, request: Authed, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
         if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
                                                        max_length=64)] = None,
     ) -> Response[ViewOut]:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
@@ -117,8 +118,8 @@ class PlayController(Controller):
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
          responses=problem_responses(401, 403, 404, 429))
-    async def legal(self, caller: Caller, game_id: str) -> LegalCommands:
-        runtime, player = caller.runtime, caller.player
+    async def legal(self, request: Authed, game_id: str) -> LegalCommands:
+        runtime, player = runtime_of(request), request.user
         game, seat = await _seated(runtime, game_id, player)
         async with single_read(runtime.services.engine) as conn:
             current = await conn.scalar(sa.select(games.c.version).where(
@@ -134,12 +135,12 @@ class PlayController(Controller):
           "command if the game moved on; `?dry_run=true` decides without committing.",
           status_code=200, responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429))
     async def command(
-        self, caller: Caller, game_id: str,
+        self, request: Authed, game_id: str,
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,
     ) -> CommandResult:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline
         expected = parse_version_tag(if_match) if if_match is not None else None
         _, seat = await _seated(runtime, game_id, player)
