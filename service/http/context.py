@@ -8,7 +8,7 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -138,7 +138,7 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     A hook, not a dependency: resolving a dependency (a signature model, a cleanup group, an
     exit stack) cost a tenth of a cached `GET /view`. It runs before the parameters and the
     body are read, so a call without a key gets 401 whatever else is wrong with it."""
-    token = _bearer(request.scope["headers"])
+    token = _bearer(request)
     if not token:
         raise unauthorized()
     player = await runtime_of(request).players.by_key(token)
@@ -147,13 +147,18 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     request.scope["user"] = player
 
 
-def _bearer(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-    """The bearer token, read straight from the ASGI headers (no header object per request)."""
-    for name, value in headers:
-        if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").partition(" ")
-            return token.strip() if scheme.lower() == "bearer" else None
+def header(request: Request[Any, Any, Any], name: bytes) -> str | None:
+    """A header's first value straight from the ASGI headers (names come lower-cased), without
+    the case-insensitive copy of every header that `request.headers` builds."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
     return None
+
+
+def _bearer(request: Request[Any, Any, Any]) -> str | None:
+    scheme, _, token = (header(request, b"authorization") or "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
 
 
 def rate_limit_identity(request: Request[Any, Any, Any]) -> str:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import msgspec
 import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
+from litestar.enums import ParamType
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIType, Operation, Schema
+from litestar.openapi.spec import Parameter as OpenAPIParameter
 from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
@@ -20,9 +24,25 @@ from service.pipeline import GameNotFound
 from service.players import Player
 
 from . import examples
-from .context import Authed, Runtime, authenticate, may_watch, runtime_of, seat_in, single_read
+from .context import (
+    Authed,
+    Runtime,
+    authenticate,
+    header,
+    may_watch,
+    runtime_of,
+    seat_in,
+    single_read,
+)
 from .lobby import IdempotencyKey
-from .problems import Problem, forbidden, not_your_decision, problem_responses, rule_violation
+from .problems import (
+    Problem,
+    forbidden,
+    malformed_header,
+    not_your_decision,
+    problem_responses,
+    rule_violation,
+)
 from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
 from .views import body_from_row
 
@@ -64,6 +84,22 @@ _VIEW = sa.select(game_views.c.version, game_views.c.view, games.c.status,
     games, games.c.game_id == game_views.c.game_id)
 
 
+IF_NONE_MATCH_MAX = 64
+
+
+@dataclass
+class ViewOperation(Operation):
+    """`GET /view` reads If-None-Match itself: as a header parameter it would cost a
+    case-insensitive copy of every header, 8 % of a cached view. This documents it as one."""
+
+    def __post_init__(self) -> None:
+        self.parameters = [*(self.parameters or []), OpenAPIParameter(
+            name="If-None-Match", param_in=ParamType.HEADER, required=False,
+            schema=Schema(one_of=[Schema(type=OpenAPIType.STRING),
+                                  Schema(type=OpenAPIType.NULL)],
+                          max_length=IF_NONE_MATCH_MAX))]
+
+
 class PlayController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["play"]
@@ -78,15 +114,18 @@ class PlayController(Controller):
          responses={304: ResponseSpec(data_container=None, generate_examples=False,
                                       description="Not modified: `If-None-Match` names the "
                                                   "current version."),
-                    **problem_responses(400, 401, 403, 404, 429)})
+                    **problem_responses(400, 401, 403, 404, 429)},
+         operation_class=ViewOperation)
     async def view(
         self, request: Authed, game_id: str,
         wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
-        if_none_match: Annotated[str | None, HeaderParameter(name="If-None-Match", required=False,
-                                                       max_length=64)] = None,
     ) -> Response[ViewOut]:
         runtime, player = runtime_of(request), request.user
+        if_none_match = header(request, b"if-none-match")
+        if if_none_match is not None and len(if_none_match) > IF_NONE_MATCH_MAX:
+            raise malformed_header(request, "if_none_match",
+                                   f"Expected `str` of length <= {IF_NONE_MATCH_MAX}")
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
