@@ -163,8 +163,8 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
 
 def rate_limit_identity(request: Request[Any, Any, Any]) -> str:
     """Limits count per API key (its hash: keys never sit in memory longer than a request)."""
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return "key:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+    token = _bearer(request)
+    if token:
+        return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     client = request.client
     return "addr:" + (client.host if client else "unknown")
