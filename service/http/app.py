@@ -26,7 +26,7 @@ from service.players import PlayerDirectory
 
 from .audit import AuditController
 from .catalogue import list_rulesets
-from .context import Runtime, provide_caller, provide_runtime, rate_limit_identity
+from .context import Runtime, provide_runtime, rate_limit_identity
 from .feeds import Feeds
 from .follow import FollowController
 from .lobby import GamesController
@@ -103,7 +103,7 @@ def create_app(
     app = Litestar(
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
                         AuditController, list_rulesets, healthz, readyz, metrics],
-        dependencies={"runtime": Provide(provide_runtime), "caller": Provide(provide_caller)},
+        dependencies={"runtime": Provide(provide_runtime)},
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         middleware=middleware,
         openapi_config=openapi_config(),

@@ -13,7 +13,7 @@ from service.audit import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.game import Game, advance, apply_all
 
-from .context import Caller, game_access
+from .context import Authed, authenticate, game_access, runtime_of
 from .problems import Problem, forbidden, problem_responses
 from .schemas import StateOut
 
@@ -35,6 +35,7 @@ class HistoryLine(msgspec.Struct):
 class AuditController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["audit"]
+    before_request = staticmethod(authenticate)
 
     @get("/history", operation_id="getHistory", summary="The whole unredacted log as NDJSON",
          description="For a finished game (anyone who may watch it), or for its creator when "
@@ -44,8 +45,8 @@ class AuditController(Controller):
                                       media_type="application/x-ndjson",
                                       description="One JSON event per line, oldest first."),
                     **problem_responses(401, 403, 404, 429)})
-    async def history(self, caller: Caller, game_id: str) -> Response[bytes]:
-        runtime, player = caller.runtime, caller.player
+    async def history(self, request: Authed, game_id: str) -> Response[bytes]:
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         access.viewer(player)
@@ -66,9 +67,9 @@ class AuditController(Controller):
     @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
          description="The same visibility as `GET /view`: your own hand only, at that version.",
          responses=problem_responses(400, 401, 403, 404, 429))
-    async def state(self, caller: Caller, game_id: str,
+    async def state(self, request: Authed, game_id: str,
                     version: Annotated[int, Parameter(ge=1, le=10**9)]) -> StateOut:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         seat = access.viewer(player)
@@ -86,8 +87,8 @@ class AuditController(Controller):
     @get("/verify", operation_id="verifyGame",
          summary="Check the hash chain and every revealed shuffle",
          responses=problem_responses(401, 403, 404, 429))
-    async def verify(self, caller: Caller, game_id: str) -> VerifyReport:
-        runtime, player = caller.runtime, caller.player
+    async def verify(self, request: Authed, game_id: str) -> VerifyReport:
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).viewer(player)
         return await verify(runtime.services.store, game_id)

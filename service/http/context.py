@@ -8,7 +8,7 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -119,42 +119,52 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
                       row.version, deadline, row)
 
 
-@dataclass(frozen=True, slots=True)
-class Caller:
-    """Who calls (from the bearer key) and the app's runtime: one dependency, resolved once."""
-
-    runtime: Runtime
-    player: Player
+# A request `authenticate` let through: `request.user` is the calling player.
+Authed = Request[Player, None, State]
 
 
 async def provide_runtime(state: State) -> Runtime:
     return state.runtime  # type: ignore[no-any-return]
 
 
-async def provide_caller(request: Request[Any, Any, Any], state: State) -> Caller:
-    runtime: Runtime = state.runtime
-    token = _bearer(request.scope["headers"])
+def runtime_of(request: Request[Any, Any, Any]) -> Runtime:
+    return request.app.state["runtime"]  # type: ignore[no-any-return]
+
+
+async def authenticate(request: Request[Any, Any, Any]) -> None:
+    """The `before_request` hook of every authenticated route: 401 without a known bearer key,
+    else the calling player in `request.user` (where Litestar's auth middleware puts it).
+
+    A hook, not a dependency: resolving a dependency (a signature model, a cleanup group, an
+    exit stack) cost a tenth of a cached `GET /view`. It runs before the parameters and the
+    body are read, so a call without a key gets 401 whatever else is wrong with it."""
+    token = _bearer(request)
     if not token:
         raise unauthorized()
-    player = await runtime.players.by_key(token)
+    player = await runtime_of(request).players.by_key(token)
     if player is None:
         raise unauthorized("Unknown API key.")
-    return Caller(runtime, player)
+    request.scope["user"] = player
 
 
-def _bearer(headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-    """The bearer token, read straight from the ASGI headers (no header object per request)."""
-    for name, value in headers:
-        if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").partition(" ")
-            return token.strip() if scheme.lower() == "bearer" else None
+def header(request: Request[Any, Any, Any], name: bytes) -> str | None:
+    """A header's first value straight from the ASGI headers (names come lower-cased), without
+    the case-insensitive copy of every header that `request.headers` builds."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
     return None
+
+
+def _bearer(request: Request[Any, Any, Any]) -> str | None:
+    scheme, _, token = (header(request, b"authorization") or "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
 
 
 def rate_limit_identity(request: Request[Any, Any, Any]) -> str:
     """Limits count per API key (its hash: keys never sit in memory longer than a request)."""
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return "key:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+    token = _bearer(request)
+    if token:
+        return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
     client = request.client
     return "addr:" + (client.host if client else "unknown")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
-from litestar import Controller, Request, Response, get
+from litestar import Controller, Response, get
 from litestar.params import HeaderParameter, Parameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
@@ -14,7 +14,7 @@ from litestar.response.sse import ServerSentEventMessage
 from service.domain.views import Viewer
 from service.events.store import redacted_for
 
-from .context import Caller, Runtime, game_access
+from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
 from .schemas import EventOut, EventPage
 
@@ -25,6 +25,7 @@ FINAL_EVENT = "game_ended"
 class FollowController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["follow"]
+    before_request = staticmethod(authenticate)
 
     @get("/events", operation_id="listEvents", summary="The log as you may see it",
          description="A page of events after version `after`. With `Accept: text/event-stream` "
@@ -33,13 +34,13 @@ class FollowController(Controller):
          "when idle, and the stream ends after `game_ended`.",
          responses=problem_responses(400, 401, 403, 404, 429))
     async def events(
-        self, request: Request[Any, Any, Any], caller: Caller, game_id: str,
+        self, request: Authed, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
                                                        max_length=16)] = None,
     ) -> Response[EventPage]:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)

@@ -22,7 +22,7 @@ from service.players import Player
 from service.resign import resign
 
 from . import examples
-from .context import Caller, GameAccess, Runtime, game_access
+from .context import Authed, GameAccess, Runtime, authenticate, game_access, runtime_of
 from .problems import Problem, problem_responses
 from .schemas import (
     AddBotBody,
@@ -89,13 +89,14 @@ def _cursor(token: str | None) -> tuple[datetime, str] | None:
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["lobby"]
+    before_request = staticmethod(authenticate)
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
           responses=WRITE_PROBLEMS)
-    async def create_game(self, caller: Caller,
+    async def create_game(self, request: Authed,
                           data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
                           idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
                              data.timeout_policy, data.public)
         outcome = await runtime.services.pipeline.create_game(command, player.player_id,
@@ -105,7 +106,7 @@ class GamesController(Controller):
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
          responses=problem_responses(400, 401, 429))
     async def list_games(
-        self, caller: Caller,
+        self, request: Authed,
         status: Literal["lobby", "playing", "finished"] | None = None,
         edition: Edition | None = None,
         end_mode: EndMode | None = None,
@@ -113,7 +114,7 @@ class GamesController(Controller):
         cursor: Annotated[str | None, Parameter(max_length=200)] = None,
         limit: Annotated[int, Parameter(ge=1, le=100)] = 20,
     ) -> GamePage:
-        runtime = caller.runtime
+        runtime = runtime_of(request)
         q = sa.select(games).where(games.c.public.is_(True))
         if status is not None:
             q = q.where(games.c.status == status)
@@ -144,8 +145,8 @@ class GamesController(Controller):
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game's summary and spectator view",
          responses=problem_responses(401, 403, 404, 429))
-    async def get_game(self, caller: Caller, game_id: str) -> GameDetail:
-        runtime, player = caller.runtime, caller.player
+    async def get_game(self, request: Authed, game_id: str) -> GameDetail:
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
             access.viewer(player)
@@ -156,20 +157,20 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS)
-    async def join(self, caller: Caller, game_id: str,
+    async def join(self, request: Authed, game_id: str,
                    data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         seat = data.seat if data else None
         await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
         return await self._summary(runtime, game_id)
 
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS)
-    async def add_bot(self, caller: Caller, game_id: str,
+    async def add_bot(self, request: Authed, game_id: str,
                       data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
                       idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         body = data or AddBotBody()
         await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,
                           idempotency_key)
@@ -178,26 +179,26 @@ class GamesController(Controller):
     @post("/{game_id:str}/start", operation_id="startGame",
           summary="Deal (creator only; every seat taken)", status_code=200,
           responses=WRITE_PROBLEMS)
-    async def start(self, caller: Caller, game_id: str,
+    async def start(self, request: Authed, game_id: str,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         await self._lobby(runtime, game_id, Start(), player, idempotency_key)
         return await self._summary(runtime, game_id)
 
     @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up your seat before "
           "the start", status_code=200, responses=WRITE_PROBLEMS)
-    async def leave(self, caller: Caller, game_id: str,
+    async def leave(self, request: Authed, game_id: str,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
         return await self._summary(runtime, game_id)
 
     @post("/{game_id:str}/resign", operation_id="resignGame",
           summary="Resign a running game: a bot plays your seat to the end", status_code=200,
           responses=WRITE_PROBLEMS)
-    async def resign(self, caller: Caller, game_id: str,
+    async def resign(self, request: Authed, game_id: str,
                      idempotency_key: IdempotencyKey = None) -> GameSummary:
-        runtime, player = caller.runtime, caller.player
+        runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).seat(player)
         await resign(runtime.services.pipeline, game_id, player.player_id, idempotency_key)

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from litestar.params import Body
 
 from . import examples
-from .context import Caller, Runtime
+from .context import Authed, Runtime, authenticate
 from .problems import problem_responses
 from .schemas import NewPlayer, PlayerCreated, PlayerOut
 
@@ -33,7 +33,7 @@ class PlayersController(Controller):
         return PlayerCreated(player.player_id, player.name, api_key)
 
     @get("/me", operation_id="getMe", summary="The calling player",
-         responses=problem_responses(401, 429))
-    async def me(self, caller: Caller) -> PlayerOut:
-        player = caller.player
+         responses=problem_responses(401, 429), before_request=authenticate)
+    async def me(self, request: Authed) -> PlayerOut:
+        player = request.user
         return PlayerOut(player.player_id, player.name, player.created_at)

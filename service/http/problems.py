@@ -60,6 +60,14 @@ def forbidden(code: str, detail: str) -> Problem:
     return Problem(403, code, detail)
 
 
+def malformed_header(request: Request[Any, Any, Any], key: str, message: str) -> Problem:
+    """For a header a route reads itself: the 400 Litestar gives for a header parameter."""
+    url = request.url
+    path = url.path + (f"?{url.query}" if url.query else "")
+    return Problem(400, "malformed_request", f"Validation failed for {request.method} {path}",
+                   errors=[{"message": message, "key": key, "source": "header"}])
+
+
 def not_your_decision(awaiting: tuple[int, ...]) -> Problem:
     return Problem(409, "not_your_decision",
                    f"The game waits for seat(s) {list(awaiting)}, not yours.")

@@ -30,10 +30,20 @@ async def test_given_the_current_etag_when_if_none_match_then_304(api):
     game_id, seats = await _two_player_game(api)
     first = await api.get(seats[0], f"/v1/games/{game_id}/view")
 
-    again = await api.get(seats[0], f"/v1/games/{game_id}/view",
-                          headers={"If-None-Match": first.headers["etag"]})
+    etag = first.headers["etag"]
+    url = f"/v1/games/{game_id}/view"
 
-    assert again.status_code == 304
+    again = await api.get(seats[0], url, headers={"If-None-Match": etag})
+    in_a_list = await api.get(seats[0], url, headers={"If-None-Match": f'"0", {etag}'})
+    other = await api.get(seats[0], url, headers={"If-None-Match": '"0"'})
+    too_long = await api.get(seats[0], url, headers={"If-None-Match": ', '.join(['"1"'] * 14)})
+
+    assert again.status_code == in_a_list.status_code == 304
+    assert again.headers["etag"] == in_a_list.headers["etag"] == etag
+    assert other.status_code == 200 and other.json() == first.json()
+    assert too_long.status_code == 400 and too_long.json()["code"] == "malformed_request"
+    assert too_long.json()["errors"] == [{"message": "Expected `str` of length <= 64",
+                                          "key": "if_none_match", "source": "header"}]
 
 
 async def test_given_the_pending_seat_then_legal_commands_post_as_they_are(api):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from service.http.contract import CONTRACT
 from service.players import key_digest, players
 
 
@@ -41,6 +44,22 @@ async def test_given_no_key_or_a_bad_key_then_401_problem(api):
         assert r.headers["content-type"].startswith("application/problem+json")
         assert r.json()["code"] == "unauthorized"
     assert no_key.headers["www-authenticate"] == "Bearer"
+
+
+async def test_given_no_key_then_every_operation_that_needs_one_answers_401_first(api):
+    # Before its parameters and body are read: a malformed body or parameter still gets 401.
+    paths = json.loads(CONTRACT.read_text())["paths"]
+    guarded = [(method, path) for path, item in paths.items() for method, op in item.items()
+               if "401" in op["responses"]]
+
+    for method, path in guarded:
+        r = await api.http.request(method.upper(), path.replace("{game_id}", "nope"),
+                                   params={"version": "x", "limit": "-1"}, content=b"{nope",
+                                   headers={"content-type": "application/json"})
+
+        assert r.status_code == 401, (method, path, r.text)
+        assert r.json()["code"] == "unauthorized"
+    assert len(guarded) == 16
 
 
 async def test_given_no_body_then_a_player_is_still_created(api):
