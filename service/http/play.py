@@ -18,10 +18,11 @@ from litestar.params import Body, HeaderParameter, Parameter
 from service.domain import RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
 from service.events.store import redacted_for
-from service.events.tables import SPECTATOR, game_views, games
+from service.events.tables import game_views, games
 from service.game import Game
 from service.pipeline import GameNotFound
 from service.players import Player
+from service.projections.queries import viewers
 
 from . import examples
 from .context import (
@@ -142,7 +143,7 @@ class PlayController(Controller):
             async with single_read(services.engine) as conn:
                 rows = (await conn.execute(_VIEW.where(
                     game_views.c.game_id == game_id,
-                    game_views.c.viewer.in_((SPECTATOR,) if seat is None else (seat, SPECTATOR))
+                    game_views.c.viewer.in_(viewers(seat))
                 ))).all()
             found = body_from_rows(game_id, seat, rows)
             if found is None:

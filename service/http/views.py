@@ -15,9 +15,9 @@ from typing import Any
 import msgspec
 
 from service.domain import player_view, spectator_view
-from service.events.tables import SPECTATOR
 from service.game import Game
-from service.projections.rows import deadline, seat_view_json
+from service.projections.queries import pick_view
+from service.projections.rows import deadline
 
 _encode = msgspec.json.Encoder().encode
 
@@ -32,16 +32,12 @@ def view_body(game_id: str, version: int, seat: int | None, status: str, awaitin
 
 
 def body_from_rows(game_id: str, seat: int | None, rows: Sequence[Any]) -> tuple[int, bytes] | None:
-    """The version and body from the projection: the spectator's row, and for a seat its own
-    row too (see `projections.rows.view_rows`)."""
-    by_viewer = {r.viewer: r for r in rows}
-    spectator = by_viewer.get(SPECTATOR)
-    own = spectator if seat is None else by_viewer.get(seat)
-    if spectator is None or own is None:
+    """The version and body from the projection rows `_VIEW` reads (see
+    `projections.queries.pick_view`)."""
+    picked = pick_view(rows, seat)
+    if picked is None:
         return None
-    view = spectator.view.encode()
-    if seat is not None:
-        view = seat_view_json(own.view.encode(), view)
+    spectator, view = picked
     return spectator.version, view_body(game_id, spectator.version, seat, spectator.status,
                                         msgspec.json.decode(spectator.pending_seats),
                                         spectator.deadline, view)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,20 +31,30 @@ class DueWork:
     due_at: datetime
 
 
+def viewers(seat: int | None) -> tuple[int, ...]:
+    """The `game_views` rows a seat's view (or the spectator's, for None) is made from."""
+    return (SPECTATOR,) if seat is None else (seat, SPECTATOR)
+
+
+def pick_view(rows: Iterable[Any], seat: int | None) -> tuple[Any, bytes] | None:
+    """From a game's rows for `viewers(seat)`: the spectator's row (it carries the version) and
+    the view as served, the seat's part spliced into the spectator's view."""
+    by_viewer = {r.viewer: r for r in rows}
+    spectator = by_viewer.get(SPECTATOR)
+    own = spectator if seat is None else by_viewer.get(seat)
+    if spectator is None or own is None:
+        return None
+    view = spectator.view.encode()
+    return spectator, view if seat is None else seat_view_json(own.view.encode(), view)
+
+
 async def view(conn: AsyncConnection, game_id: str, seat: int | None) -> StoredView | None:
     """A seat's view, or the spectator's for `seat=None`."""
-    viewers = [SPECTATOR] if seat is None else [seat, SPECTATOR]
-    rows = {r.viewer: r for r in (await conn.execute(
+    picked = pick_view((await conn.execute(
         sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view)
-        .where(game_views.c.game_id == game_id, game_views.c.viewer.in_(viewers))
-    )).all()}
-    if len(rows) < len(viewers):
-        return None
-    spectator = rows[SPECTATOR]
-    if seat is None:
-        return StoredView(spectator.version, spectator.view)
-    return StoredView(spectator.version, seat_view_json(rows[seat].view.encode(),
-                                                        spectator.view.encode()).decode())
+        .where(game_views.c.game_id == game_id, game_views.c.viewer.in_(viewers(seat)))
+    )).all(), seat)
+    return None if picked is None else StoredView(picked[0].version, picked[1].decode())
 
 
 async def game(conn: AsyncConnection, game_id: str) -> dict[str, Any] | None:
