@@ -55,6 +55,7 @@ def _upsert_set(cols: Sequence[str]) -> str:
 # Small rows travel as one JSON document per table: asyncpg encodes an array parameter element
 # by element, which cost more than the rest of a command's Python. The views (a few KB each)
 # stay text arrays, which PostgreSQL takes without parsing.
+_EVENT_META = {c: t for c, t in _EVENT_COLS.items() if c != "data"}
 _PG_COMMIT = f"""
 WITH cmd AS (
     INSERT INTO commands ({", ".join(_COMMAND_COLS)}) {_rows_of(1, _COMMAND_COLS)}
@@ -71,7 +72,11 @@ WITH cmd AS (
     INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(8, _DUE_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
-INSERT INTO events ({", ".join(_EVENT_COLS)}) {_rows_of(9, _EVENT_COLS)}
+INSERT INTO events ({", ".join(_EVENT_META)}, data)
+SELECT {", ".join(f"u.{c}" for c in _EVENT_META)}, u.data::json FROM ROWS FROM (
+    json_to_recordset($9::json) AS ({", ".join(f"{c} {t}" for c, t in _EVENT_META.items())}),
+    unnest($10::text[])
+) AS u({", ".join(_EVENT_META)}, data)
 """
 _json = msgspec.json.Encoder().encode
 
@@ -95,7 +100,8 @@ def _pg_args(writes: Sequence[_Write]) -> list[Any]:
         *([v[c] for v in views] for c in ("game_id", "viewer", "version", "view")),
         [w.game.game_id for w in writes if w.due is None],
         _json([w.due for w in writes if w.due is not None]).decode(),
-        _json([r for w in writes for r in w.batch.rows]).decode(),
+        _json([{c: r[c] for c in _EVENT_META} for w in writes for r in w.batch.rows]).decode(),
+        [r["data"] for w in writes for r in w.batch.rows],
     ]
 
 
@@ -108,9 +114,11 @@ class Committer:
     """Writes a command's batch and its game's read models atomically; returns the due work."""
 
     def __init__(self, store: EventStore, *, pool_size: int = 8, max_group: int = 64,
-                 writers: int = 2) -> None:
+                 writers: int = 2, flush_at: int = 8) -> None:
         self.store = store
         self._pool_size, self._max_group, self._writers = pool_size, max_group, writers
+        self._flush_at = flush_at
+        self._waking = False  # a writer task is on its way to take what is pending
         self._pool: asyncpg.Pool | None = None
         self._pool_lock = asyncio.Lock()
         self._pending: list[_Write] = []
@@ -123,13 +131,28 @@ class Committer:
                 return await project(conn, game)
         write = _Write(batch, game, due_row(game), asyncio.get_running_loop().create_future())
         self._pending.append(write)
-        if self._active < self._writers:
+        if self._active < self._writers and len(self._pending) >= self._flush_at:
+            # A full group goes out at once, from this coroutine: the database works on it
+            # while the commands behind it are still being decided (a task would only start
+            # after them).
             self._active += 1
-            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
+            try:
+                await self._write(self._take())
+            finally:
+                self._active -= 1
+        self._wake()
         await write.done
         return write.due
 
+    def _wake(self) -> None:
+        """Let a free writer take what is pending, after the commands being decided now."""
+        if self._pending and self._active < self._writers and not self._waking:
+            self._active += 1
+            self._waking = True
+            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
+
     async def _drain(self) -> None:
+        self._waking = False
         try:
             while self._pending:
                 await self._write(self._take())

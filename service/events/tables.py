@@ -36,8 +36,12 @@ events = sa.Table(
     sa.Column("recorded_at", Timestamp, nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_events_game_version"),
-    sa.UniqueConstraint("game_id", "command_id", name="uq_events_game_command"),
 )
+# Only a command's first event carries its id: indexing the others' NULLs (which never
+# conflict) would only cost an index entry per event.
+sa.Index("uq_events_game_command", events.c.game_id, events.c.command_id, unique=True,
+         postgresql_where=events.c.command_id.isnot(None),
+         sqlite_where=events.c.command_id.isnot(None))
 
 # One row per accepted command: what idempotency compares a repeated key against.
 commands = sa.Table(
@@ -68,6 +72,9 @@ games = sa.Table(
     sa.Column("created_at", Timestamp, nullable=False),
     sa.Column("updated_at", Timestamp, nullable=False),
     sa.Index("ix_games_status", "status", "created_at"),
+    # Every command rewrites its game's row and views. Free room on the page lets PostgreSQL
+    # update them in place (HOT: no new index entries), and prune old versions as it goes.
+    postgresql_with={"fillfactor": 50},
 )
 
 SPECTATOR = -1  # the `viewer` of the spectator view; seats are 0..5
@@ -80,6 +87,7 @@ game_views = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     # The exact JSON the API serves, as text: PostgreSQL need not parse it on every write.
     sa.Column("view", sa.Text, nullable=False),
+    postgresql_with={"fillfactor": 50, "toast_tuple_target": 8160},
 )
 
 # At most one pending decision per game, so at most one row of due work.

@@ -18,10 +18,11 @@ from service.events.engine import create_engine
 from service.events.migrate import upgrade
 from service.events.store import EventStore
 from service.events.tables import SPECTATOR, events, game_views, metadata
+from service.lobby import BotSeat, CreateGame, Start
 from service.projections import queries
 from tests.postgres import database, url_of
 
-from .scenarios import started_game
+from .scenarios import QUICK4, started_game
 
 
 async def test_the_migrations_match_the_table_definitions(services):
@@ -33,8 +34,8 @@ async def test_the_migrations_match_the_table_definitions(services):
             t: (
                 sorted((c["name"], c["nullable"]) for c in insp.get_columns(t)),
                 sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(t)),
-                sorted(tuple(i["column_names"]) for i in insp.get_indexes(t)
-                       if not i.get("unique")),
+                sorted((tuple(i["column_names"]), bool(i["unique"]))
+                       for i in insp.get_indexes(t) if not i.get("duplicates_constraint")),
                 insp.get_pk_constraint(t)["constrained_columns"],
             )
             for t in metadata.tables
@@ -45,13 +46,48 @@ async def test_the_migrations_match_the_table_definitions(services):
             sorted((c.name, c.nullable) for c in t.columns),
             sorted(tuple(c.name for c in u.columns) for u in t.constraints
                    if isinstance(u, sa.UniqueConstraint)),
-            sorted(tuple(c.name for c in i.columns) for i in t.indexes),
+            sorted((tuple(c.name for c in i.columns), i.unique) for i in t.indexes),
             [c.name for c in t.primary_key.columns],
         )
         for t in metadata.tables.values()
     }
     async with services.engine.connect() as conn:
         assert await conn.run_sync(shape) == expected
+
+
+async def test_only_events_with_a_command_id_enter_its_unique_index(services):
+    created = await services.pipeline.create_game(
+        CreateGame(QUICK4, seats=(BotSeat("random"),) * 4), "p0", command_id="create")
+    game_id = created.game_id
+    await services.pipeline.lobby(game_id, Start(), "p0", command_id="start")
+    stored = await services.store.read_events(game_id)
+    with_id = [s for s in stored if s.command_id is not None]
+    assert 0 < len(with_id) < len(stored)
+    duplicate = {"game_id": game_id, "version": len(stored) + 1, "type": "card_discarded",
+                 "schema_version": 1, "data": "{}", "visibility": "public", "actor": None,
+                 "recorded_at": stored[0].recorded_at, "hash": "x"}
+
+    async with services.store.write() as conn:  # NULLs never conflict
+        await conn.execute(events.insert().values(command_id=None, **duplicate))
+    with pytest.raises(sa.exc.IntegrityError):
+        async with services.store.write() as conn:
+            await conn.execute(events.insert().values(
+                command_id=with_id[0].command_id, **{**duplicate, "version": len(stored) + 2}))
+    if services.store.sqlite:
+        return
+    async with services.engine.connect() as conn:
+        entries = await conn.scalar(sa.text(
+            "SELECT count(*) FROM events WHERE game_id = :g AND command_id IS NOT NULL"),
+            {"g": game_id})
+        predicate = await conn.scalar(sa.text(
+            "SELECT pg_get_expr(indpred, indrelid) FROM pg_index "
+            "WHERE indexrelid = 'uq_events_game_command'::regclass"))
+        options = dict((await conn.execute(sa.text(
+            "SELECT relname, reloptions FROM pg_class WHERE relname IN ('games', 'game_views')"
+        ))).all())
+    assert entries == len(with_id)
+    assert predicate == "(command_id IS NOT NULL)"
+    assert len(options) == 2 and all("fillfactor=50" in o for o in options.values())
 
 
 async def test_an_old_schema_version_is_upcast_when_read(services, monkeypatch):
