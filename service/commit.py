@@ -52,10 +52,22 @@ def _upsert_set(cols: Sequence[str]) -> str:
     return ", ".join(f"{c} = excluded.{c}" for c in cols)
 
 
-# Small rows travel as one JSON document per table: asyncpg encodes an array parameter element
-# by element, which cost more than the rest of a command's Python. The views (a few KB each)
-# stay text arrays, which PostgreSQL takes without parsing.
+def _rows_with_text(param: int, cols: dict[str, str], text_col: str) -> str:
+    """The rows of `_rows_of(param, cols)`, each with its `text_col` taken in order from
+    parameter param+1: the texts joined by RS (U+001E), which JSON text never holds raw."""
+    fields = ", ".join(f"{c} {t}" for c, t in cols.items())
+    return (f"SELECT * FROM ROWS FROM (json_to_recordset(${param}::json) AS ({fields}), "
+            f"unnest(string_to_array(${param + 1}, E'\\x1e'))) AS u({', '.join(cols)}, "
+            f"{text_col})")
+
+
+# Every parameter is one string: asyncpg encodes an array element by element, which cost more
+# than the rest of a command's Python. Small rows travel as one JSON document per table. The
+# views and the event data (the bulk of the bytes) travel as one RS-joined text each, which
+# PostgreSQL splits without parsing: inside a JSON document, every quote in them would have
+# to be unescaped first.
 _EVENT_META = {c: t for c, t in _EVENT_COLS.items() if c != "data"}
+_VIEW_META = {"game_id": "text", "viewer": "int", "version": "int"}
 _PG_COMMIT = f"""
 WITH cmd AS (
     INSERT INTO commands ({", ".join(_COMMAND_COLS)}) {_rows_of(1, _COMMAND_COLS)}
@@ -63,20 +75,17 @@ WITH cmd AS (
     INSERT INTO games ({", ".join(_GAME_COLS)}) {_rows_of(2, _GAME_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_GAME_COLS)[1:])}
 ), views AS (
-    INSERT INTO game_views (game_id, viewer, version, view)
-    SELECT * FROM unnest($3::text[], $4::int[], $5::int[], $6::text[])
+    INSERT INTO game_views ({", ".join(_VIEW_META)}, view) {_rows_with_text(3, _VIEW_META, "view")}
     ON CONFLICT (game_id, viewer) DO UPDATE SET {_upsert_set(("version", "view"))}
 ), due_gone AS (
-    DELETE FROM due_work WHERE game_id = ANY($7::text[])
+    DELETE FROM due_work WHERE game_id IN (SELECT json_array_elements_text($5::json))
 ), due AS (
-    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(8, _DUE_COLS)}
+    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(6, _DUE_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
 INSERT INTO events ({", ".join(_EVENT_META)}, data)
-SELECT {", ".join(f"u.{c}" for c in _EVENT_META)}, u.data::json FROM ROWS FROM (
-    json_to_recordset($9::json) AS ({", ".join(f"{c} {t}" for c, t in _EVENT_META.items())}),
-    unnest($10::text[])
-) AS u({", ".join(_EVENT_META)}, data)
+SELECT {", ".join(f"u.{c}" for c in _EVENT_META)}, u.data::json
+FROM ({_rows_with_text(7, _EVENT_META, "data")}) AS u
 """
 _json = msgspec.json.Encoder().encode
 
@@ -89,19 +98,21 @@ class _Write:
     done: asyncio.Future[None]
 
 
-def _pg_args(writes: Sequence[_Write]) -> list[Any]:
+def _pg_args(writes: Sequence[_Write]) -> list[str]:
     views = [v for w in writes for v in view_rows(w.game)]
+    events = [r for w in writes for r in w.batch.rows]
     return [
         _json([{"game_id": b.game_id, "command_id": b.command_id, "body_sha256": b.body_sha256,
                 "first_version": b.expected_version + 1,
                 "last_version": b.expected_version + len(b.rows)}
                for b in (w.batch for w in writes) if b.command_id is not None]).decode(),
         _json([games_row(w.game) for w in writes]).decode(),
-        *([v[c] for v in views] for c in ("game_id", "viewer", "version", "view")),
-        [w.game.game_id for w in writes if w.due is None],
+        _json([{c: v[c] for c in _VIEW_META} for v in views]).decode(),
+        "\x1e".join(v["view"] for v in views),
+        _json([w.game.game_id for w in writes if w.due is None]).decode(),
         _json([w.due for w in writes if w.due is not None]).decode(),
-        _json([{c: r[c] for c in _EVENT_META} for w in writes for r in w.batch.rows]).decode(),
-        [r["data"] for w in writes for r in w.batch.rows],
+        _json([{c: r[c] for c in _EVENT_META} for r in events]).decode(),
+        "\x1e".join(r["data"] for r in events),
     ]
 
 
