@@ -18,6 +18,8 @@ from service.notify import Publisher
 
 log = logging.getLogger("cya.http.feeds")
 
+FINAL_EVENT = "game_ended"  # nothing follows it in a game's log
+
 
 class Feed:
     def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float) -> None:
@@ -50,11 +52,17 @@ class Feed:
                 changed, self._changed = self._changed, asyncio.Event()
                 changed.set()
 
+    @property
+    def ended(self) -> bool:
+        """The game is over: no version will ever follow the last."""
+        return bool(self.events) and self.events[-1].type == FINAL_EVENT
+
     async def wait_past(self, version: int, timeout: float) -> bool:
-        """Until the feed holds events after `version` (True) or `timeout` passes (False)."""
+        """Until the feed holds events after `version` or the game has ended (True), or
+        `timeout` passes (False)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.version <= version and not self.draining:
+        while self.version <= version and not self.draining and not self.ended:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False

@@ -19,7 +19,6 @@ from .problems import problem_responses
 from .schemas import EventOut, EventPage
 
 _encode = msgspec.json.Encoder().encode
-FINAL_EVENT = "game_ended"
 
 
 class FollowController(Controller):
@@ -64,7 +63,7 @@ class FollowController(Controller):
                     body = _encode(EventOut(s.version, redacted_for(s, viewer))).decode()
                     yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
                     sent = s.version
-                if feed.events and feed.events[-1].type == FINAL_EVENT and sent >= feed.version:
+                if feed.ended and sent >= feed.version:
                     return
                 if feed.draining:  # this process is stopping: the client resumes elsewhere
                     return

@@ -109,7 +109,8 @@ class PlayController(Controller):
     @get("/view", operation_id="getView", summary="Your view of the game",
          description="Your hand, every stack, the piles, the pending decision and its deadline. "
          "The ETag is the game version. Long-poll with `?wait_for_version=N&timeout=S`: the "
-         "answer comes once the game reaches version N, or after S seconds as it stands.",
+         "answer comes once the game reaches version N or ends, or after S seconds as it "
+         "stands.",
          response_headers=[ResponseHeader(name="ETag", description="The game version",
                                           documentation_only=True)],
          responses={304: ResponseSpec(data_container=None, generate_examples=False,
@@ -130,7 +131,8 @@ class PlayController(Controller):
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
-        if wait_for_version is not None and game.version < wait_for_version:
+        if (wait_for_version is not None and game.version < wait_for_version
+                and game.status != "finished"):  # a finished game has no later version
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
             async with runtime.feeds.follow(game_id) as feed:
                 await feed.wait_past(wait_for_version - 1, wait)

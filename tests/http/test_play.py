@@ -194,6 +194,25 @@ async def test_given_a_long_poll_with_nothing_happening_then_it_times_out_as_it_
     assert r.status_code == 200 and r.json()["version"] == view["version"]
 
 
+async def test_given_a_long_poll_past_the_end_then_it_answers_when_the_game_ends(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    far = {"wait_for_version": view["version"] + 100_000, "timeout": 30}
+
+    poll = asyncio.create_task(api.get(seats[0], f"/v1/games/{game_id}/view", params=far))
+    await api.play_out(game_id, seats, random.Random(2))
+    ended = asyncio.get_running_loop().time()
+    during = await asyncio.wait_for(poll, 10)
+    answered = asyncio.get_running_loop().time()
+    started = asyncio.get_running_loop().time()
+    after = await api.get(seats[1], f"/v1/games/{game_id}/view", params=far)
+
+    assert during.json()["status"] == "finished" and answered - ended < 3
+    assert after.json()["status"] == "finished"
+    assert after.json()["version"] == during.json()["version"]
+    assert asyncio.get_running_loop().time() - started < 3
+
+
 async def test_given_a_whole_game_played_through_the_api_then_it_finishes_and_verifies(api):
     game_id, seats = await _two_player_game(api)
 
