@@ -77,7 +77,8 @@ games = sa.Table(
     postgresql_with={"fillfactor": 50},
 )
 
-SPECTATOR = -1  # the `viewer` of the spectator view; seats are 0..5
+SPECTATOR = -1  # the `viewer` of the spectator view
+HANDS = -2  # the `viewer` of the row holding every seat's hand (never served as it is)
 
 game_views = sa.Table(
     "game_views",

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.events.store import as_utc
-from service.events.tables import SPECTATOR, due_work, game_views, games
+from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
 
 from .rows import seat_view_json
 
@@ -33,19 +33,19 @@ class DueWork:
 
 def viewers(seat: int | None) -> tuple[int, ...]:
     """The `game_views` rows a seat's view (or the spectator's, for None) is made from."""
-    return (SPECTATOR,) if seat is None else (seat, SPECTATOR)
+    return (SPECTATOR,) if seat is None else (HANDS, SPECTATOR)
 
 
 def pick_view(rows: Iterable[Any], seat: int | None) -> tuple[Any, bytes] | None:
     """From a game's rows for `viewers(seat)`: the spectator's row (it carries the version) and
-    the view as served, the seat's part spliced into the spectator's view."""
+    the view as served, the seat's hand spliced into the spectator's view."""
     by_viewer = {r.viewer: r for r in rows}
     spectator = by_viewer.get(SPECTATOR)
-    own = spectator if seat is None else by_viewer.get(seat)
-    if spectator is None or own is None:
+    hands = spectator if seat is None else by_viewer.get(HANDS)
+    if spectator is None or hands is None:
         return None
     view = spectator.view.encode()
-    return spectator, view if seat is None else seat_view_json(own.view.encode(), view)
+    return spectator, view if seat is None else seat_view_json(hands.view.encode(), seat, view)
 
 
 async def view(conn: AsyncConnection, game_id: str, seat: int | None) -> StoredView | None:

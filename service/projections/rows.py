@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from service.domain import spectator_view
-from service.events.tables import SPECTATOR
+from service.events.tables import HANDS, SPECTATOR
 from service.game import Game
 from service.lobby import BotSeat, HumanSeat
 
@@ -57,34 +57,35 @@ def deadline(game: Game) -> datetime | None:
 
 
 def view_rows(game: Game) -> list[dict[str, Any]]:
-    """The spectator's view, exactly as the API serves it, and each seat's private part.
+    """The spectator's view, exactly as the API serves it, and every seat's hand.
 
-    A seat sees what a spectator sees plus its own hand, so its row holds only
-    `{"viewer":seat,"hand":[...]}` and the API serves `seat_view_json(that, spectator)`: a
-    command writes one full view instead of one per seat (tests hold the result equal to
-    `player_view`).
+    A seat sees what a spectator sees plus its own hand, so the API serves a seat
+    `seat_view_json(hands, seat, spectator)`: a command writes two rows, not one view per seat
+    (tests hold the result equal to `player_view`). The hands row is a JSON array indexed by
+    seat (`null` before the deal).
     """
     state = game.state
     assert state is not None
-    rows = [
-        {"game_id": game.game_id, "viewer": seat, "version": game.version,
-         "view": _encode({"viewer": seat, "hand": state.hands[seat] if state.hands else None})
-         .decode()}
-        for seat in range(state.players)
+    return [
+        {"game_id": game.game_id, "viewer": HANDS, "version": game.version,
+         "view": _encode(state.hands if state.hands else None).decode()},
+        {"game_id": game.game_id, "viewer": SPECTATOR, "version": game.version,
+         "view": _encode(spectator_view(state)).decode()},
     ]
-    rows.append({"game_id": game.game_id, "viewer": SPECTATOR, "version": game.version,
-                 "view": _encode(spectator_view(state)).decode()})
-    return rows
 
 
 _SPECTATOR_HEAD = b'{"viewer":null,"hand":null,'  # GameView's first two fields
+_decode_hands = msgspec.json.Decoder(list[list[str]] | None).decode
 
 
-def seat_view_json(seat_part: bytes, spectator: bytes) -> bytes:
-    """A seat's view: its stored part with the spectator's view after it, as one object."""
+def seat_view_json(hands: bytes, seat: int, spectator: bytes) -> bytes:
+    """A seat's view: its own hand from the hands row, then the spectator's view, as one
+    object."""
     if not spectator.startswith(_SPECTATOR_HEAD):
         raise ValueError("not a stored spectator view")
-    return seat_part[:-1] + b"," + spectator[len(_SPECTATOR_HEAD):]
+    held = _decode_hands(hands)
+    own = _encode({"viewer": seat, "hand": held[seat] if held else None})
+    return own[:-1] + b"," + spectator[len(_SPECTATOR_HEAD):]
 
 
 def due_row(game: Game) -> dict[str, Any] | None:

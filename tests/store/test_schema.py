@@ -17,7 +17,7 @@ from service.events.codec import EventCodec
 from service.events.engine import create_engine
 from service.events.migrate import upgrade
 from service.events.store import EventStore
-from service.events.tables import SPECTATOR, events, game_views, metadata
+from service.events.tables import HANDS, SPECTATOR, events, game_views, metadata
 from service.lobby import BotSeat, CreateGame, Start
 from service.projections import queries
 from tests.postgres import database, url_of
@@ -123,27 +123,42 @@ def _database_at(backend: str, revision: str, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_upgrading_cuts_full_seat_views_down_to_the_seats_part(backend, tmp_path):
-    _, state = execute(new_game(preset("classic", 3)), StartGame(b"\x07" * 32), None)
-    full = {seat: msgspec.json.encode(player_view(state, seat)).decode() for seat in range(3)}
-    full[SPECTATOR] = msgspec.json.encode(spectator_view(state)).decode()
+def test_upgrading_from_full_seat_views_serves_the_same_views_from_two_rows(backend, tmp_path):
+    undealt = new_game(preset("classic", 3))
+    _, dealt = execute(undealt, StartGame(b"\x07" * 32), None)
+    full = {
+        (game_id, viewer): msgspec.json.encode(
+            spectator_view(state) if viewer == SPECTATOR else player_view(state, viewer)).decode()
+        for game_id, state in (("dealt", dealt), ("undealt", undealt))
+        for viewer in (0, 1, 2, SPECTATOR)
+    }
 
     async def write() -> None:  # as revision 0002's code wrote them: every view in full
         engine = create_engine(url)
         async with engine.begin() as conn:
             await conn.execute(game_views.insert(), [
-                {"game_id": "g", "viewer": v, "version": 5, "view": j} for v, j in full.items()])
+                {"game_id": g, "viewer": v, "version": 5, "view": j} for (g, v), j in full.items()])
         await engine.dispose()
 
-    async def read() -> dict[int, str]:
+    async def read() -> tuple[dict[tuple[str, int], str], list[tuple]]:
         engine = create_engine(url)
         async with engine.connect() as conn:
-            views = {s: await queries.view(conn, "g", None if s == SPECTATOR else s)
-                     for s in full}
+            views = {(g, v): await queries.view(conn, g, None if v == SPECTATOR else v)
+                     for g, v in full}
+            rows = (await conn.execute(sa.select(game_views.c.game_id, game_views.c.viewer,
+                                                 game_views.c.view)
+                                       .where(game_views.c.viewer == HANDS)
+                                       .order_by(game_views.c.game_id))).all()
+            count = await conn.scalar(sa.select(sa.func.count()).select_from(game_views))
         await engine.dispose()
-        return {s: v.json for s, v in views.items() if v is not None}
+        assert count == 4  # per game: the spectator's view and the hands
+        return {k: v.json for k, v in views.items() if v is not None}, [tuple(r) for r in rows]
 
     with _database_at(backend, "0002", tmp_path) as url:
         asyncio.run(write())
         upgrade(url)
-        assert asyncio.run(read()) == full
+        served, hands_rows = asyncio.run(read())
+
+    assert served == full
+    assert hands_rows == [("dealt", HANDS, msgspec.json.encode(dealt.hands).decode()),
+                          ("undealt", HANDS, "null")]
