@@ -55,8 +55,9 @@ def serve(port: int) -> None:
     import uvicorn
     from litestar import get, post
 
+    from service.bootstrap import tune_gc
     from service.config import Settings
-    from service.http.app import create_app, tune_gc
+    from service.http.app import create_app
     from service.http.settings import HttpSettings
 
     @post("/bench/hello", operation_id="benchHelloPost", status_code=200, security=[])

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import asyncpg
 
-from service.bootstrap import build
+from service.bootstrap import build, tune_gc
 from service.config import Settings
 from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
 from service.domain.bots import random_policy
@@ -194,6 +194,7 @@ def bench_writes(
     raw = RawInsertBench(dsn, len(games))
     es = EventsourcingBench(dbname, len(games))
     loop = asyncio.new_event_loop()
+    tune_gc()  # as the API and worker processes do; the baselines share this process
     try:
         loop.run_until_complete(pipeline.start())
         loop.run_until_complete(raw.start())

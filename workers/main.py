@@ -19,6 +19,7 @@ import socket
 from redis import Redis
 from rq import Queue, SimpleWorker
 
+from service.bootstrap import tune_gc
 from service.config import Settings
 
 from . import jobs
@@ -35,6 +36,7 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     redis = Redis.from_url(settings.redis_url)
     queue = Queue(settings.rq_queue, connection=redis)
     jobs.configure(settings)
+    tune_gc()
     sweeper = Sweeper(settings, owner=name)
     if settings.sweep_interval_s > 0:  # 0: no sweeper in this worker (others sweep)
         sweeper.start()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import signal
 import threading
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.plugins.prometheus import PrometheusConfig
 
-from service.bootstrap import build
+from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
 from service.due.schedulers import start as start_due_work
 from service.notify import Scheduler
@@ -136,15 +135,6 @@ def _drain_feeds_on_exit_signal(feeds: Feeds) -> list[Callable[[], object]]:
         signal.signal(sig, handler)
         undo.append(functools.partial(signal.signal, sig, previous))
     return undo
-
-
-def tune_gc() -> None:
-    """The folded-game cache keeps many long-lived objects; with CPython's default thresholds
-    the full collections that walk them all come often and stall every request for tens of
-    milliseconds. Collect young objects less eagerly and the old generation rarely."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(100_000, 50, 1000)
 
 
 def app_from_env() -> Litestar:
