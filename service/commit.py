@@ -116,6 +116,18 @@ def _pg_args(writes: Sequence[_Write]) -> list[str]:
     ]
 
 
+def _settle(group: list[_Write], failure: BaseException | None) -> None:
+    """Tell each waiting command its write's outcome. A command cancelled meanwhile has
+    cancelled its future: skip it, or the rest of the group would never hear."""
+    for write in group:
+        if write.done.done():
+            continue
+        if failure is None:
+            write.done.set_result(None)
+        else:
+            write.done.set_exception(failure)
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """These connections only ever run the one autocommit statement, so there is no session
     state to reset; asyncpg's default reset would cost a round trip per command."""
@@ -143,17 +155,21 @@ class Committer:
         write = _Write(batch, game, due_row(game), asyncio.get_running_loop().create_future())
         self._pending.append(write)
         if self._active < self._writers and len(self._pending) >= self._flush_at:
-            # A full group goes out at once, from this coroutine: the database works on it
-            # while the commands behind it are still being decided (a task would only start
-            # after them).
+            # A full group is taken now, before the commands behind it join: the database
+            # works on it while they are decided. Its own task, so that cancelling this
+            # command cannot cancel the others' write.
             self._active += 1
-            try:
-                await self._write(self._take())
-            finally:
-                self._active -= 1
+            asyncio.create_task(self._write_one(self._take()))  # noqa: RUF006
         self._wake()
         await write.done
         return write.due
+
+    async def _write_one(self, group: list[_Write]) -> None:
+        try:
+            await self._write(group)
+        finally:
+            self._active -= 1
+        self._wake()
 
     def _wake(self) -> None:
         """Let a free writer take what is pending, after the commands being decided now."""
@@ -198,17 +214,14 @@ class Committer:
                     await self._write([write])
                 return
         except UniqueViolationError:  # a group of one: this command lost its race
-            group[0].done.set_exception(AppendRejected(group[0].batch.game_id))
+            _settle(group, AppendRejected(group[0].batch.game_id))
             return
         except BaseException as exc:  # the waiting commands must hear of any failure
-            for write in group:
-                if not write.done.done():
-                    write.done.set_exception(exc)
+            _settle(group, exc)
             if not isinstance(exc, Exception):
                 raise
             return
-        for write in group:
-            write.done.set_result(None)
+        _settle(group, None)
 
     async def _open_pool(self) -> asyncpg.Pool:
         # Straight asyncpg, not SQLAlchemy's pool: its statement cache keeps the one big

@@ -186,3 +186,38 @@ async def test_given_one_process_sending_rival_commands_to_one_game_then_exactly
     assert all(isinstance(r, VersionConflict) for r in results if r not in winners)
     log = await services.store.read_events(game_id)
     assert log[-1].version == winners[0].version
+
+
+async def test_given_a_command_cancelled_in_a_shared_write_then_the_others_still_commit(
+    services, monkeypatch
+):
+    # On PostgreSQL the eighth pending command sends the group it completes; cancelling that
+    # command must not cancel the write the other seven wait on.
+    p = services.pipeline
+    games = [await started_game(p) for _ in range(10)]
+    moves = [await next_move(p, g) for g in games]
+    cancelled_game = games[7]
+    entered: list[str] = []
+    tasks: dict[str, asyncio.Task] = {}
+    commit = type(p.committer).commit
+
+    async def commit_then_cancel(self, batch, game):
+        entered.append(batch.game_id)
+        if batch.game_id == cancelled_game:
+            asyncio.get_running_loop().call_soon(tasks[cancelled_game].cancel)
+        return await commit(self, batch, game)
+
+    monkeypatch.setattr(type(p.committer), "commit", commit_then_cancel)
+    for g, (version, seat, command) in zip(games, moves, strict=True):
+        tasks[g] = asyncio.create_task(p.play(g, seat, command, expected_version=version))
+    results = await asyncio.gather(*tasks.values(), return_exceptions=True)
+
+    assert cancelled_game in entered
+    assert isinstance(results[7], asyncio.CancelledError)
+    others = [r for g, r in zip(games, results, strict=True) if g != cancelled_game]
+    assert all(not isinstance(r, BaseException) for r in others), others
+    for g, (version, _, _) in zip(games, moves, strict=True):
+        current = (await services.store.read_events(g))[-1].version
+        # The cancelled command's group was written all the same (SQLite has no groups).
+        if g != cancelled_game or not services.store.sqlite:
+            assert current > version
