@@ -243,19 +243,23 @@ async def hello_rate(load: Load, method: str, duration: float) -> float:
 
 
 async def paced(games: Games, rate: float, duration: float) -> list[float]:
-    """Open loop: command k is due at start + k / rate, whatever the answers' speed."""
+    """Open loop: command k is sent at start + k / rate, whatever the answers' speed. Each
+    send starts at its time: making them all up front would stall this process for tens of
+    milliseconds at the start and send the first ones late, in a burst."""
     start = time.perf_counter()
-    total = int(rate * duration)
     latencies: list[float] = []
     busy = [asyncio.Lock() for _ in range(GAMES)]
 
     async def send(k: int) -> None:
-        await asyncio.sleep(max(0.0, start + k / rate - time.perf_counter()))
         i = k % GAMES
         async with busy[i]:
             latencies.append(await games.step(i))
 
-    await asyncio.gather(*(send(k) for k in range(total)))
+    sends = []
+    for k in range(int(rate * duration)):
+        await asyncio.sleep(max(0.0, start + k / rate - time.perf_counter()))
+        sends.append(asyncio.create_task(send(k)))
+    await asyncio.gather(*sends)
     return latencies
 
 
