@@ -6,14 +6,15 @@ PostgreSQL: one statement — data-modifying CTEs write the projections, the mai
 the events — so a command costs one round trip and commits, or fails on a unique constraint,
 atomically. Commands of different games that arrive while a write is in flight share the next
 statement (group commit): PostgreSQL's per-statement and per-commit costs are paid once per
-group. If a group hits a unique violation, each of its commands is retried alone, so one
-command's conflict never fails another's.
+group. Once `flush_at` commands are pending and a writer is free they go at once, so one group
+is written while the next is being decided. If a group hits a unique violation, each of its
+commands is retried alone, so one command's conflict never fails another's.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,6 +147,7 @@ class Committer:
         self._pool_lock = asyncio.Lock()
         self._pending: list[_Write] = []
         self._active = 0
+        self._writing: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
 
     async def commit(self, batch: Batch, game: Game) -> dict[str, Any] | None:
         if self.store.sqlite:
@@ -159,7 +161,7 @@ class Committer:
             # works on it while they are decided. Its own task, so that cancelling this
             # command cannot cancel the others' write.
             self._active += 1
-            asyncio.create_task(self._write_one(self._take()))  # noqa: RUF006
+            self._start(self._write_one(self._take()))
         self._wake()
         await write.done
         return write.due
@@ -176,7 +178,12 @@ class Committer:
         if self._pending and self._active < self._writers and not self._waking:
             self._active += 1
             self._waking = True
-            asyncio.create_task(self._drain())  # noqa: RUF006 - awaited through the futures
+            self._start(self._drain())
+
+    def _start(self, writer: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(writer)
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
 
     async def _drain(self) -> None:
         self._waking = False
