@@ -43,7 +43,7 @@ _EVENT_COLS = {"game_id": "text", "version": "int", "type": "text", "schema_vers
 
 def _rows_of(param: int, cols: dict[str, str]) -> str:
     """SELECT the rows of a JSON array of objects. JSON columns arrive as strings holding the
-    exact text to store (the hash chain covers it), so they are read as text and cast."""
+    text to store, so they are read as text and cast."""
     fields = ", ".join(f"{c} {'text' if t == 'json' else t}" for c, t in cols.items())
     values = ", ".join(f"u.{c}::json" if t == "json" else f"u.{c}" for c, t in cols.items())
     return f"SELECT {values} FROM json_to_recordset(${param}::json) AS u({fields})"
@@ -53,11 +53,13 @@ def _upsert_set(cols: Sequence[str]) -> str:
     return ", ".join(f"{c} = excluded.{c}" for c in cols)
 
 
-def _rows_with_text(param: int, cols: dict[str, str], text_col: str) -> str:
-    """The rows of `_rows_of(param, cols)`, each with its `text_col` taken in order from
-    parameter param+1: the texts joined by RS (U+001E), which JSON text never holds raw."""
+def _rows_with_text(param: int, cols: dict[str, str], text_col: str, cast: str = "text") -> str:
+    """The rows of `_rows_of(param, cols)`, each with its `text_col` (cast to `cast`) taken in
+    order from parameter param+1: the texts joined by RS (U+001E), which JSON text never holds
+    raw."""
     fields = ", ".join(f"{c} {t}" for c, t in cols.items())
-    return (f"SELECT * FROM ROWS FROM (json_to_recordset(${param}::json) AS ({fields}), "
+    return (f"SELECT {', '.join(f'u.{c}' for c in cols)}, u.{text_col}::{cast} FROM ROWS FROM "
+            f"(json_to_recordset(${param}::json) AS ({fields}), "
             f"unnest(string_to_array(${param + 1}, E'\\x1e'))) AS u({', '.join(cols)}, "
             f"{text_col})")
 
@@ -85,8 +87,7 @@ WITH cmd AS (
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
 INSERT INTO events ({", ".join(_EVENT_META)}, data)
-SELECT {", ".join(f"u.{c}" for c in _EVENT_META)}, u.data::json
-FROM ({_rows_with_text(7, _EVENT_META, "data")}) AS u
+{_rows_with_text(7, _EVENT_META, "data", "json")}
 """
 _json = msgspec.json.Encoder().encode
 
@@ -161,17 +162,10 @@ class Committer:
             # works on it while they are decided. Its own task, so that cancelling this
             # command cannot cancel the others' write.
             self._active += 1
-            self._start(self._write_one(self._take()))
+            self._start(self._drain(self._take()))
         self._wake()
         await write.done
         return write.due
-
-    async def _write_one(self, group: list[_Write]) -> None:
-        try:
-            await self._write(group)
-        finally:
-            self._active -= 1
-        self._wake()
 
     def _wake(self) -> None:
         """Let a free writer take what is pending, after the commands being decided now."""
@@ -185,11 +179,15 @@ class Committer:
         self._writing.add(task)
         task.add_done_callback(self._writing.discard)
 
-    async def _drain(self) -> None:
-        self._waking = False
+    async def _drain(self, first: list[_Write] | None = None) -> None:
+        """A writer: the group it was handed, if any, then each pending group till none is."""
+        if first is None:
+            self._waking = False
         try:
-            while self._pending:
-                await self._write(self._take())
+            group = first or self._take()
+            while group:
+                await self._write(group)
+                group = self._take()
         finally:
             self._active -= 1
 
