@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
-from litestar.di import Provide
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
@@ -25,7 +24,7 @@ from service.players import PlayerDirectory
 
 from .audit import AuditController
 from .catalogue import list_rulesets
-from .context import Runtime, provide_runtime, rate_limit_identity
+from .context import Runtime, rate_limit_identity
 from .feeds import Feeds
 from .follow import FollowController
 from .lobby import GamesController
@@ -102,7 +101,6 @@ def create_app(
     app = Litestar(
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
                         AuditController, list_rulesets, healthz, readyz, metrics],
-        dependencies={"runtime": Provide(provide_runtime)},
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         middleware=middleware,
         openapi_config=openapi_config(),

@@ -123,10 +123,6 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
 Authed = Request[Player, None, State]
 
 
-async def provide_runtime(state: State) -> Runtime:
-    return state.runtime  # type: ignore[no-any-return]
-
-
 def runtime_of(request: Request[Any, Any, Any]) -> Runtime:
     return request.app.state["runtime"]  # type: ignore[no-any-return]
 

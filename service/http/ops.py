@@ -6,6 +6,7 @@ import asyncio
 
 import sqlalchemy as sa
 from litestar import Response, get
+from litestar.datastructures import State
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from .context import Runtime
@@ -35,7 +36,8 @@ async def _redis(url: str) -> None:
 
 @get("/v1/readyz", operation_id="getReadiness", tags=["ops"], security=[],
      summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True)
-async def readyz(runtime: Runtime) -> Response[Health]:
+async def readyz(state: State) -> Response[Health]:
+    runtime: Runtime = state.runtime
     checks: dict[str, str] = {}
     probes = {"database": _database(runtime)}
     if runtime.services.settings.redis_url:

@@ -41,11 +41,13 @@ def pick_view(rows: Iterable[Any], seat: int | None) -> tuple[Any, bytes] | None
     the view as served, the seat's hand spliced into the spectator's view."""
     by_viewer = {r.viewer: r for r in rows}
     spectator = by_viewer.get(SPECTATOR)
-    hands = spectator if seat is None else by_viewer.get(HANDS)
-    if spectator is None or hands is None:
+    if spectator is None:
         return None
     view = spectator.view.encode()
-    return spectator, view if seat is None else seat_view_json(hands.view.encode(), seat, view)
+    if seat is None:
+        return spectator, view
+    hands = by_viewer.get(HANDS)
+    return None if hands is None else (spectator, seat_view_json(hands.view.encode(), seat, view))
 
 
 async def view(conn: AsyncConnection, game_id: str, seat: int | None) -> StoredView | None:
