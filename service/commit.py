@@ -24,7 +24,7 @@ from asyncpg.exceptions import UniqueViolationError
 
 from .events.store import AppendRejected, Batch, EventStore
 from .game import Game
-from .projections.rows import due_row, games_row, view_rows
+from .projections.rows import due_row, games_progress, games_row, view_rows
 from .projections.writer import project
 
 _COMMAND_COLS = {"game_id": "text", "command_id": "text", "body_sha256": "text",
@@ -34,6 +34,8 @@ _GAME_COLS = {"game_id": "text", "status": "text", "creator": "text", "public": 
               "timeout_policy": "json", "version": "int", "pending_seats": "json",
               "deadline": "timestamptz", "created_at": "timestamptz",
               "updated_at": "timestamptz"}
+_PROGRESS_COLS = {c: _GAME_COLS[c] for c in ("game_id", "status", "version", "pending_seats",
+                                             "deadline", "updated_at")}
 _DUE_COLS = {"game_id": "text", "version": "int", "kind": "text", "seat": "int",
              "due_at": "timestamptz"}
 _EVENT_COLS = {"game_id": "text", "version": "int", "type": "text", "schema_version": "int",
@@ -77,17 +79,21 @@ WITH cmd AS (
 ), game AS (
     INSERT INTO games ({", ".join(_GAME_COLS)}) {_rows_of(2, _GAME_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_GAME_COLS)[1:])}
+), game_progress AS (
+    UPDATE games g SET {", ".join(f"{c} = u.{c}" for c in list(_PROGRESS_COLS)[1:])}
+    FROM ({_rows_of(3, _PROGRESS_COLS)}) AS u({", ".join(_PROGRESS_COLS)})
+    WHERE g.game_id = u.game_id
 ), views AS (
-    INSERT INTO game_views ({", ".join(_VIEW_META)}, view) {_rows_with_text(3, _VIEW_META, "view")}
+    INSERT INTO game_views ({", ".join(_VIEW_META)}, view) {_rows_with_text(4, _VIEW_META, "view")}
     ON CONFLICT (game_id, viewer) DO UPDATE SET {_upsert_set(("version", "view"))}
 ), due_gone AS (
-    DELETE FROM due_work WHERE game_id IN (SELECT json_array_elements_text($5::json))
+    DELETE FROM due_work WHERE game_id IN (SELECT json_array_elements_text($6::json))
 ), due AS (
-    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(6, _DUE_COLS)}
+    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(7, _DUE_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
 INSERT INTO events ({", ".join(_EVENT_META)}, data)
-{_rows_with_text(7, _EVENT_META, "data", "json")}
+{_rows_with_text(8, _EVENT_META, "data", "json")}
 """
 _json = msgspec.json.Encoder().encode
 
@@ -96,6 +102,7 @@ _json = msgspec.json.Encoder().encode
 class _Write:
     batch: Batch
     game: Game
+    lobby_unchanged: bool  # so its games row only needs the progress columns
     due: dict[str, Any] | None
     done: asyncio.Future[None]
 
@@ -108,7 +115,8 @@ def _pg_args(writes: Sequence[_Write]) -> list[str]:
                 "first_version": b.expected_version + 1,
                 "last_version": b.expected_version + len(b.rows)}
                for b in (w.batch for w in writes) if b.command_id is not None]).decode(),
-        _json([games_row(w.game) for w in writes]).decode(),
+        _json([games_row(w.game) for w in writes if not w.lobby_unchanged]).decode(),
+        _json([games_progress(w.game) for w in writes if w.lobby_unchanged]).decode(),
         _json([{c: v[c] for c in _VIEW_META} for v in views]).decode(),
         "\x1e".join(v["view"] for v in views),
         _json([w.game.game_id for w in writes if w.due is None]).decode(),
@@ -150,12 +158,16 @@ class Committer:
         self._active = 0
         self._writing: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
 
-    async def commit(self, batch: Batch, game: Game) -> dict[str, Any] | None:
+    async def commit(self, batch: Batch, game: Game, *, lobby_unchanged: bool = False
+                     ) -> dict[str, Any] | None:
+        """`lobby_unchanged`: the game existed before this command, which left its lobby (the
+        same immutable value) as it was."""
         if self.store.sqlite:
             async with self.store.write() as conn:
                 await self.store.append(conn, batch)
                 return await project(conn, game)
-        write = _Write(batch, game, due_row(game), asyncio.get_running_loop().create_future())
+        write = _Write(batch, game, lobby_unchanged, due_row(game),
+                       asyncio.get_running_loop().create_future())
         self._pending.append(write)
         if self._active < self._writers and len(self._pending) >= self._flush_at:
             # A full group is taken now, before the commands behind it join: the database

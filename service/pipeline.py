@@ -203,7 +203,8 @@ class Pipeline:
             )
             after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
             try:
-                due = await self.committer.commit(batch, after)
+                due = await self.committer.commit(
+                    batch, after, lobby_unchanged=not creating and after.lobby is game.lobby)
             except AppendRejected:
                 # Someone appended first: the same command (return its outcome) or another.
                 if self.cache is not None:

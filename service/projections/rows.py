@@ -26,10 +26,7 @@ DEADLINE = "deadline"
 def games_row(game: Game) -> dict[str, Any]:
     lobby, state = game.lobby, game.state
     assert lobby is not None and state is not None, "a game row needs game_created"
-    pending = game.pending_seat()
     return {
-        "game_id": game.game_id,
-        "status": game.status,
         "creator": lobby.creator,
         "public": lobby.public,
         "ruleset": _encode(state.ruleset).decode(),
@@ -37,10 +34,21 @@ def games_row(game: Game) -> dict[str, Any]:
         "seats": _encode(lobby.seats).decode(),
         "turn_clock": lobby.turn_clock,
         "timeout_policy": _encode(lobby.timeout_policy).decode(),
+        "created_at": game.created_at,
+        **games_progress(game),
+    }
+
+
+def games_progress(game: Game) -> dict[str, Any]:
+    """The columns of the games row that a command may change without touching the lobby
+    (the rest come from the lobby, the ruleset and the creation time)."""
+    pending = game.pending_seat()
+    return {
+        "game_id": game.game_id,
+        "status": game.status,
         "version": game.version,
         "pending_seats": _encode([pending[0]] if pending else []).decode(),
         "deadline": deadline(game),
-        "created_at": game.created_at,
         "updated_at": game.updated_at,
     }
 

@@ -201,11 +201,11 @@ async def test_given_a_command_cancelled_in_a_shared_write_then_the_others_still
     tasks: dict[str, asyncio.Task] = {}
     commit = type(p.committer).commit
 
-    async def commit_then_cancel(self, batch, game):
+    async def commit_then_cancel(self, batch, game, **kw):
         entered.append(batch.game_id)
         if batch.game_id == cancelled_game:
             asyncio.get_running_loop().call_soon(tasks[cancelled_game].cancel)
-        return await commit(self, batch, game)
+        return await commit(self, batch, game, **kw)
 
     monkeypatch.setattr(type(p.committer), "commit", commit_then_cancel)
     for g, (version, seat, command) in zip(games, moves, strict=True):

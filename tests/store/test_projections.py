@@ -9,10 +9,11 @@ import sqlalchemy as sa
 
 from service.domain import GameView, player_view, spectator_view
 from service.domain.events import CardsDrawn, GameStarted, RoundStarted
+from service.due.decisions import take_due_decision
 from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
-from service.lobby import BotSeat, CreateGame, HumanSeat, TakeSeat
+from service.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, TimeoutPolicy
 from service.projections.rebuild import rebuild
-from service.projections.rows import seat_view_json
+from service.projections.rows import DEADLINE, seat_view_json
 
 from .scenarios import QUICK4, play, started_game
 
@@ -42,6 +43,32 @@ async def test_given_games_in_every_stage_when_rebuilt_then_rows_equal_the_live_
     assert stats.games == 4
     assert await _snapshot(services) == live
     assert len(live["games"]) == 4 and len(live["game_views"]) == 4 * 2
+
+
+async def test_given_a_seat_handed_to_a_bot_mid_game_then_its_row_follows_and_equals_a_rebuild(
+    services,
+):
+    # Most commands rewrite only the progress columns of the games row; one that changes the
+    # lobby (here: a timed-out seat handed to its bot) must rewrite the seats too.
+    p = services.pipeline
+    created = await p.create_game(CreateGame(
+        QUICK4, seats=(HumanSeat("p0"),) + (BotSeat("random"),) * 3, turn_clock=30,
+        timeout_policy=TimeoutPolicy("random", hand_over_after=1)), "p0")
+    game_id = created.game_id
+    await p.lobby(game_id, Start(), "p0")
+    while (game := await p.load(game_id)).state.pending_seats()[0] != 0:
+        await play(p, game_id, 1)
+    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0) == "acted"
+    await play(p, game_id, 8)
+
+    async with services.store.read() as conn:
+        seats, version = (await conn.execute(sa.select(games.c.seats, games.c.version).where(
+            games.c.game_id == game_id))).one()
+    assert msgspec.json.decode(seats)[0] == {"kind": "bot", "level": "random"}
+    assert version == (await p.load(game_id)).version
+    live = await _snapshot(services)
+    await rebuild(services.store)
+    assert await _snapshot(services) == live
 
 
 async def test_given_a_human_under_a_clock_then_the_row_shows_the_deadline_and_due_work(services):
