@@ -138,22 +138,16 @@ def _settle(group: list[_Write], failure: BaseException | None) -> None:
             write.done.set_exception(failure)
 
 
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """These connections only ever run the one autocommit statement, so there is no session
-    state to reset; asyncpg's default reset would cost a round trip per command."""
-
-
 class Committer:
     """Writes a command's batch and its game's read models atomically; returns the due work."""
 
-    def __init__(self, store: EventStore, *, pool_size: int = 8, max_group: int = 64,
+    def __init__(self, store: EventStore, *, max_group: int = 64,
                  writers: int = 2, flush_at: int = 8) -> None:
         self.store = store
-        self._pool_size, self._max_group, self._writers = pool_size, max_group, writers
+        self._max_group, self._writers = max_group, writers
         self._flush_at = flush_at
         self._waking = False  # a writer task is on its way to take what is pending
-        self._pool: asyncpg.Pool | None = None
-        self._pool_lock = asyncio.Lock()
+        self._idle: list[asyncpg.Connection] = []  # at most one per writer
         self._pending: list[_Write] = []
         self._active = 0
         self._writing: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
@@ -221,15 +215,20 @@ class Committer:
 
     async def _write(self, group: list[_Write]) -> None:
         try:
-            pool = self._pool or await self._open_pool()
+            conn = self._idle.pop() if self._idle else await self._connect()
             try:
-                await pool.execute(_PG_COMMIT, *_pg_args(group))
+                await conn.execute(_PG_COMMIT, *_pg_args(group))
             except UniqueViolationError:
+                self._idle.append(conn)
                 if len(group) == 1:
                     raise
                 for write in group:  # find out whose it was: each alone
                     await self._write([write])
                 return
+            except BaseException:
+                conn.terminate()  # in an unknown state: a later write opens a new one
+                raise
+            self._idle.append(conn)
         except UniqueViolationError:  # a group of one: this command lost its race
             _settle(group, AppendRejected(group[0].batch.game_id))
             return
@@ -240,19 +239,16 @@ class Committer:
             return
         _settle(group, None)
 
-    async def _open_pool(self) -> asyncpg.Pool:
+    async def _connect(self) -> asyncpg.Connection:
         # Straight asyncpg, not SQLAlchemy's pool: its statement cache keeps the one big
-        # statement prepared per connection, and there is no per-command checkout overhead.
-        async with self._pool_lock:
-            if self._pool is None:
-                url = self.store.engine.url.set(drivername="postgresql")
-                self._pool = await asyncpg.create_pool(
-                    url.render_as_string(hide_password=False),
-                    min_size=1, max_size=self._pool_size, reset=_keep_session,
-                )
-        return self._pool
+        # statement prepared per connection. No pool either: a connection only ever runs that
+        # one autocommit statement, so a writer takes an idle one without a checkout's
+        # bookkeeping or a reset.
+        url = self.store.engine.url.set(drivername="postgresql")
+        return await asyncpg.connect(url.render_as_string(hide_password=False))
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        await asyncio.gather(*self._writing, return_exceptions=True)
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await conn.close()
