@@ -55,14 +55,21 @@ def _upsert_set(cols: Sequence[str]) -> str:
     return ", ".join(f"{c} = excluded.{c}" for c in cols)
 
 
+_RS = "\x1e"  # joins texts into one parameter; JSON text never holds it raw
+
+
+def _split(param: int) -> str:
+    """The texts RS-joined in parameter `param`, as an array."""
+    return f"string_to_array(${param}, E'\\x1e')"
+
+
 def _rows_with_text(param: int, cols: dict[str, str], text_col: str, cast: str = "text") -> str:
     """The rows of `_rows_of(param, cols)`, each with its `text_col` (cast to `cast`) taken in
-    order from parameter param+1: the texts joined by RS (U+001E), which JSON text never holds
-    raw."""
+    order from the RS-joined texts of parameter param+1."""
     fields = ", ".join(f"{c} {t}" for c, t in cols.items())
     return (f"SELECT {', '.join(f'u.{c}' for c in cols)}, u.{text_col}::{cast} FROM ROWS FROM "
             f"(json_to_recordset(${param}::json) AS ({fields}), "
-            f"unnest(string_to_array(${param + 1}, E'\\x1e'))) AS u({', '.join(cols)}, "
+            f"unnest({_split(param + 1)})) AS u({', '.join(cols)}, "
             f"{text_col})")
 
 
@@ -70,7 +77,9 @@ def _rows_with_text(param: int, cols: dict[str, str], text_col: str, cast: str =
 # than the rest of a command's Python. Small rows travel as one JSON document per table. The
 # views and the event data (the bulk of the bytes) travel as one RS-joined text each, which
 # PostgreSQL splits without parsing: inside a JSON document, every quote in them would have
-# to be unescaped first.
+# to be unescaped first. Rows already in a table are found by `game_id = ANY(the RS-joined ids)`:
+# the planner guesses 10 ids there and looks each up by primary key, where for a join against
+# a function's rows it guesses 100 and scans the whole table once that is a few hundred rows.
 _EVENT_META = {c: t for c, t in _EVENT_COLS.items() if c != "data"}
 _VIEW_META = {"game_id": "text", "viewer": "int", "version": "int"}
 _PG_COMMIT = f"""
@@ -82,18 +91,18 @@ WITH cmd AS (
 ), game_progress AS (
     UPDATE games g SET {", ".join(f"{c} = u.{c}" for c in list(_PROGRESS_COLS)[1:])}
     FROM ({_rows_of(3, _PROGRESS_COLS)}) AS u({", ".join(_PROGRESS_COLS)})
-    WHERE g.game_id = u.game_id
+    WHERE g.game_id = ANY({_split(4)}) AND g.game_id = u.game_id
 ), views AS (
-    INSERT INTO game_views ({", ".join(_VIEW_META)}, view) {_rows_with_text(4, _VIEW_META, "view")}
+    INSERT INTO game_views ({", ".join(_VIEW_META)}, view) {_rows_with_text(5, _VIEW_META, "view")}
     ON CONFLICT (game_id, viewer) DO UPDATE SET {_upsert_set(("version", "view"))}
 ), due_gone AS (
-    DELETE FROM due_work WHERE game_id IN (SELECT json_array_elements_text($6::json))
+    DELETE FROM due_work WHERE game_id = ANY({_split(7)})
 ), due AS (
-    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(7, _DUE_COLS)}
+    INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(8, _DUE_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
 )
 INSERT INTO events ({", ".join(_EVENT_META)}, data)
-{_rows_with_text(8, _EVENT_META, "data", "json")}
+{_rows_with_text(9, _EVENT_META, "data", "json")}
 """
 _json = msgspec.json.Encoder().encode
 
@@ -110,19 +119,21 @@ class _Write:
 def _pg_args(writes: Sequence[_Write]) -> list[str]:
     views = [v for w in writes for v in view_rows(w.game)]
     events = [r for w in writes for r in w.batch.rows]
+    progress = [games_progress(w.game) for w in writes if w.lobby_unchanged]
     return [
         _json([{"game_id": b.game_id, "command_id": b.command_id, "body_sha256": b.body_sha256,
                 "first_version": b.expected_version + 1,
                 "last_version": b.expected_version + len(b.rows)}
                for b in (w.batch for w in writes) if b.command_id is not None]).decode(),
         _json([games_row(w.game) for w in writes if not w.lobby_unchanged]).decode(),
-        _json([games_progress(w.game) for w in writes if w.lobby_unchanged]).decode(),
+        _json(progress).decode(),
+        _RS.join(p["game_id"] for p in progress),
         _json([{c: v[c] for c in _VIEW_META} for v in views]).decode(),
-        "\x1e".join(v["view"] for v in views),
-        _json([w.game.game_id for w in writes if w.due is None]).decode(),
+        _RS.join(v["view"] for v in views),
+        _RS.join(w.game.game_id for w in writes if w.due is None),
         _json([w.due for w in writes if w.due is not None]).decode(),
         _json([{c: r[c] for c in _EVENT_META} for r in events]).decode(),
-        "\x1e".join(r["data"] for r in events),
+        _RS.join(r["data"] for r in events),
     ]
 
 

@@ -15,7 +15,7 @@ from service.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, Timeo
 from service.projections.rebuild import rebuild
 from service.projections.rows import DEADLINE, seat_view_json
 
-from .scenarios import QUICK4, play, started_game
+from .scenarios import QUICK4, next_move, play, started_game
 
 
 async def _rows(services, table: sa.Table) -> list[tuple]:
@@ -43,6 +43,23 @@ async def test_given_games_in_every_stage_when_rebuilt_then_rows_equal_the_live_
     assert stats.games == 4
     assert await _snapshot(services) == live
     assert len(live["games"]) == 4 and len(live["game_views"]) == 4 * 2
+
+
+async def test_given_commands_of_many_games_written_together_then_rows_equal_a_rebuild(
+    services,
+):
+    # On PostgreSQL these commands share group writes: each group updates several games'
+    # rows and drops several due rows (a human's turn without a clock owes no work) at once.
+    p = services.pipeline
+    games = [await started_game(p, humans=1) for _ in range(8)]
+    for n in range(20):
+        live = [g for g in games if (await p.load(g)).status == "playing"]
+        moves = [await next_move(p, g, seed=n) for g in live]
+        await asyncio.gather(*(p.play(g, seat, command, expected_version=version)
+                               for g, (version, seat, command) in zip(live, moves, strict=True)))
+    live_rows = await _snapshot(services)
+    await rebuild(services.store)
+    assert await _snapshot(services) == live_rows
 
 
 async def test_given_a_seat_handed_to_a_bot_mid_game_then_its_row_follows_and_equals_a_rebuild(

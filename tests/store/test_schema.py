@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import asyncpg
 import msgspec
 import pytest
 import sqlalchemy as sa
 
+from service.commit import _PG_COMMIT
 from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
 from service.events.codec import EventCodec
@@ -162,3 +164,33 @@ def test_upgrading_from_full_seat_views_serves_the_same_views_from_two_rows(back
     assert served == full
     assert hands_rows == [("dealt", HANDS, msgspec.json.encode(dealt.hands).decode()),
                           ("undealt", HANDS, "null")]
+
+
+def test_a_group_write_looks_rows_up_by_key_however_many_games_there_are():
+    # The statement runs as a generic plan, whatever each group holds: it must find the games
+    # and due rows it updates or drops by primary key, not by scanning either table.
+    async def plan(url: str) -> str:
+        conn = await asyncpg.connect(url.replace("+asyncpg", ""))
+        try:
+            for table, row in (
+                ("games", "md5(i::text), 'playing', 'p', true, '{}', 4, '[]', null, '{}', 1, "
+                          "'[]', null, now(), now()"),
+                ("due_work", "md5(i::text), 1, 'bot_turn', 0, now()"),
+            ):
+                await conn.execute(f"INSERT INTO {table} SELECT {row} "
+                                   "FROM generate_series(1, 20000) AS i")
+            await conn.execute("ANALYZE")
+            await conn.execute("SET plan_cache_mode = force_generic_plan")
+            await conn.execute(f"PREPARE group_write AS {_PG_COMMIT}")
+            # No rows at all: only the plan matters. JSON documents '[]', texts ''.
+            args = "'[]', '[]', '[]', '', '[]', '', '', '[]', '[]', ''"
+            return "\n".join(r[0] for r in await conn.fetch(
+                f"EXPLAIN EXECUTE group_write({args})"))
+        finally:
+            await conn.close()
+
+    with database("cya_plan") as name:
+        explained = asyncio.run(plan(url_of(name)))
+    assert "Update on games" in explained and "Delete on due_work" in explained
+    assert "Seq Scan on games" not in explained, explained
+    assert "Seq Scan on due_work" not in explained, explained
