@@ -1,15 +1,19 @@
 """One mapping from every failure to RFC 9457 problem+json with a stable `code`.
 
 Routes raise domain errors (or `Problem`); `exception_handlers` turns each class into one
-problem shape. Nothing a client sends reaches the generic 500 handler: bad input is a 4xx.
+problem shape. Nothing a client sends reaches the generic 500 handler: bad input is a 4xx, and
+a database that cannot be reached is a 503 the client may retry.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
+import asyncpg
 import msgspec
+import sqlalchemy.exc
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
@@ -101,7 +105,31 @@ def _from_http(exc: HTTPException) -> Problem:
     return Problem(status, code, detail, headers=headers or None, errors=errors)
 
 
+def _database_unreachable(exc: BaseException) -> bool:
+    """Refused, lost, starting up, or (SQLite) locked past the busy timeout: the database, not
+    the request, is at fault. Other database errors stay 500s: a bug of ours."""
+    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    cause: BaseException | None = exc
+    for _ in range(8):  # through SQLAlchemy's wrapper and the driver's
+        if cause is None:
+            break
+        if isinstance(cause, OSError | asyncpg.PostgresConnectionError
+                      | asyncpg.CannotConnectNowError):
+            return True
+        if isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause):
+            return True
+        cause = cause.__cause__ or getattr(cause, "orig", None)
+    return False
+
+
 def to_problem(exc: Exception) -> Problem:
+    if _database_unreachable(exc):
+        log.warning("database unreachable: %r", exc)
+        return Problem(503, "database_unavailable",
+                       "The database cannot be reached. Retry shortly; a command sent with an "
+                       "Idempotency-Key may be resent safely, whether or not it took effect.",
+                       headers={"Retry-After": "1"})
     match exc:
         case Problem():
             return exc
@@ -130,7 +158,8 @@ EXCEPTION_HANDLERS = {Exception: problem_handler, HTTPException: problem_handler
 
 
 def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI entries for the problems a route may answer with."""
+    """OpenAPI entries for the problems a route may answer with: those given, and 503 (every
+    such route reads or writes the database)."""
     return {
         s: ResponseSpec(
             data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
@@ -140,7 +169,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
                 "title": _EXAMPLE_CODE[s].replace("_", " ").capitalize(),
                 "status": s, "detail": _DESCRIPTIONS[s], "code": _EXAMPLE_CODE[s]})],
         )
-        for s in statuses
+        for s in (*statuses, 503)
     }
 
 
@@ -154,7 +183,8 @@ _DESCRIPTIONS = {
     413: "Request body too large.",
     422: "Rule violation: `rule` is the engine's code, `legal_commands` what you may send.",
     429: "Rate limited: retry after `Retry-After` seconds.",
+    503: "The database cannot be reached: retry after `Retry-After` seconds.",
 }
 _EXAMPLE_CODE = {400: "malformed_request", 401: "unauthorized", 403: "not_seated",
                  404: "game_not_found", 409: "stale_version", 413: "body_too_large",
-                 422: "rule_violation", 429: "rate_limited"}
+                 422: "rule_violation", 429: "rate_limited", 503: "database_unavailable"}

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+
+import asyncpg
 import httpx
 import pytest
+import sqlalchemy.exc
 
 from service.config import Settings
 from service.events.migrate import upgrade
 from service.http.contract import CONTRACT, render
+from service.http.problems import to_problem
 from service.http.settings import HttpSettings
 
 from .conftest import serve, stop
@@ -19,6 +24,40 @@ async def test_given_a_running_app_then_health_and_readiness_are_ok(api):
 
     assert health.json() == {"status": "ok", "checks": {}}
     assert ready.status_code == 200 and ready.json()["checks"]["database"] == "ok"
+
+
+@pytest.fixture
+def database_down():
+    live = serve(Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"))
+    yield live
+    stop(live)
+
+
+async def test_given_an_unreachable_database_then_requests_answer_503_with_retry_after(
+        database_down):
+    async with httpx.AsyncClient(base_url=database_down.url) as http:
+        key = {"Authorization": "Bearer some-key"}
+        answers = [await http.post("/v1/players"), await http.get("/v1/games", headers=key),
+                   await http.get("/v1/games/g1/view", headers=key)]
+        ready = await http.get("/v1/readyz")
+
+    for r in answers:
+        assert r.status_code == 503, r.text
+        assert r.json()["code"] == "database_unavailable"
+        assert r.headers["retry-after"] == "1"
+    assert ready.status_code == 503 and ready.json()["checks"]["database"].startswith(
+        "unavailable")
+
+
+def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s():
+    def wrapped(orig: Exception) -> Exception:
+        return sqlalchemy.exc.OperationalError("SELECT 1", {}, orig)
+
+    assert to_problem(wrapped(sqlite3.OperationalError("database is locked"))).status_code == 503
+    assert to_problem(wrapped(sqlite3.OperationalError("no such table: games"))).status_code == 500
+    assert to_problem(ConnectionRefusedError(111, "refused")).status_code == 503
+    assert to_problem(asyncpg.ConnectionDoesNotExistError("closed")).status_code == 503
+    assert to_problem(asyncpg.UniqueViolationError("dup")).status_code == 500
 
 
 async def test_given_requests_then_prometheus_metrics_count_them(api):
