@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import sqlalchemy as sa
-from litestar import Response, get
-from litestar.datastructures import State
+from litestar import Request, Response, get
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from .context import Runtime
+from .context import Runtime, runtime_of
 from .schemas import Health
 
 
@@ -36,8 +36,8 @@ async def _redis(url: str) -> None:
 
 @get("/v1/readyz", operation_id="getReadiness", tags=["ops"], security=[],
      summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True)
-async def readyz(state: State) -> Response[Health]:
-    runtime: Runtime = state.runtime
+async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
+    runtime = runtime_of(request)
     checks: dict[str, str] = {}
     probes = {"database": _database(runtime)}
     if runtime.services.settings.redis_url:
