@@ -118,7 +118,6 @@ class _Write:
 
 def _pg_args(writes: Sequence[_Write]) -> list[str]:
     views = [v for w in writes for v in view_rows(w.game)]
-    events = [r for w in writes for r in w.batch.rows]
     progress = [games_progress(w.game) for w in writes if w.lobby_unchanged]
     return [
         _json([{"game_id": b.game_id, "command_id": b.command_id, "body_sha256": b.body_sha256,
@@ -132,8 +131,8 @@ def _pg_args(writes: Sequence[_Write]) -> list[str]:
         _RS.join(v["view"] for v in views),
         _RS.join(w.game.game_id for w in writes if w.due is None),
         _json([w.due for w in writes if w.due is not None]).decode(),
-        _json([{c: r[c] for c in _EVENT_META} for r in events]).decode(),
-        _RS.join(r["data"] for r in events),
+        _json([r for w in writes for r in w.batch.rows]).decode(),
+        _RS.join(t for w in writes for t in w.batch.data),
     ]
 
 

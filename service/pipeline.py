@@ -12,9 +12,9 @@ import hashlib
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import msgspec
 from msgspec.structs import replace
 
 from .commit import Committer
@@ -41,8 +41,7 @@ class GameNotFound(KeyError):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     game_id: str
     version: int  # the game's version after the command
     events: tuple[StoredEvent, ...]
