@@ -14,7 +14,6 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
-from litestar.plugins.prometheus import PrometheusConfig
 
 from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
@@ -28,6 +27,7 @@ from .context import Runtime, rate_limit_identity
 from .feeds import Feeds
 from .follow import FollowController
 from .lobby import GamesController
+from .metrics import request_metrics
 from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
@@ -90,8 +90,7 @@ def create_app(
         await runtime.feeds.close()
         await services.close()
 
-    middleware: list[Any] = [PrometheusConfig(app_name="cya", prefix="cya", group_path=True,
-                                              exclude=["/v1/metrics"]).middleware]
+    middleware: list[Any] = [request_metrics()]
     if http.rate_limit_per_minute > 0:
         middleware.append(RateLimitConfig(
             rate_limit=("minute", http.rate_limit_per_minute),

@@ -1,0 +1,86 @@
+"""`RequestMetrics` records exactly the samples Litestar's own Prometheus middleware records."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from litestar import Litestar, MediaType, Response, get
+from litestar.exceptions import NotFoundException
+from litestar.plugins.prometheus import PrometheusConfig, PrometheusMiddleware
+from litestar.response import Stream
+from litestar.testing import TestClient
+from prometheus_client import REGISTRY
+
+from service.http.metrics import RequestMetrics
+
+
+@get("/items/{item_id:int}")
+async def item(item_id: int) -> dict[str, int]:
+    if item_id == 0:
+        raise NotFoundException("no item 0")
+    return {"item": item_id}
+
+
+@get("/boom")
+async def boom() -> None:
+    raise RuntimeError("boom")
+
+
+@get("/created", status_code=201)
+async def created() -> Response[str]:
+    return Response("made", media_type=MediaType.TEXT)
+
+
+@get("/stream")
+async def stream() -> Stream:
+    async def chunks():  # type: ignore[no-untyped-def]
+        for part in (b"a", b"b", b"c"):
+            yield part
+
+    return Stream(chunks())
+
+
+def _samples(prefix: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of the prefix's families, the name without the prefix; durations are left
+    out (they differ), the histograms' counts are kept."""
+    out = {}
+    for family in REGISTRY.collect():
+        for s in family.samples:
+            if not s.name.startswith(prefix + "_") or s.name.endswith(("_sum", "_created")):
+                continue
+            if s.name.endswith("_bucket") and s.labels.get("le") != "+Inf":
+                continue
+            out[(s.name.removeprefix(prefix), tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def _exercise(middleware: type[PrometheusMiddleware]) -> dict:
+    prefix = f"t{uuid.uuid4().hex[:8]}"
+    config = PrometheusConfig(app_name="cya", prefix=prefix, group_path=True,
+                              middleware_class=middleware)
+    app = Litestar([item, boom, created, stream], middleware=[config.middleware])
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for path in ("/items/1", "/items/2", "/items/0", "/boom", "/boom", "/created",
+                     "/stream", "/nowhere"):
+            client.get(path)
+        client.post("/items/1")  # no such method: 405 before any handler
+    return _samples(prefix)
+
+
+def test_given_the_same_requests_then_the_samples_equal_litestars():
+    ours, theirs = _exercise(RequestMetrics), _exercise(PrometheusMiddleware)
+
+    assert ours == theirs
+    assert ours[("_requests_total", (("app_name", "cya"), ("method", "GET"),
+                                     ("path", "/items/{item_id}"),
+                                     ("status_code", "200")))] == 2
+    assert ours[("_requests_error_total", (("app_name", "cya"), ("method", "GET"),
+                                           ("path", "/boom"), ("status_code", "500")))] == 2
+
+
+def test_given_extra_labels_then_request_metrics_refuses_them():
+    config = PrometheusConfig(app_name="cya", prefix="refused", group_path=True,
+                              labels={"team": "x"}, middleware_class=RequestMetrics)
+    with pytest.raises(ValueError):
+        RequestMetrics(item, config)  # type: ignore[arg-type]
