@@ -32,6 +32,7 @@ from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS
+from .rate_limit import CountingRateLimit
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
 
@@ -96,6 +97,7 @@ def create_app(
             rate_limit=("minute", http.rate_limit_per_minute),
             identifier_for_request=rate_limit_identity,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
+            middleware_class=CountingRateLimit,
         ).middleware)
     app = Litestar(
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,

@@ -1,0 +1,71 @@
+"""`CountingRateLimit` answers exactly as Litestar's own rate limiter does."""
+
+from __future__ import annotations
+
+import litestar.middleware.rate_limit as library
+import pytest
+from litestar import Litestar, Request, get
+from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
+from litestar.testing import TestClient
+
+import service.http.rate_limit as ours
+from service.http.rate_limit import CountingRateLimit
+
+HEADERS = ("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy")
+
+
+@get("/ping")
+async def ping() -> str:
+    return "pong"
+
+
+def _caller(request: Request) -> str:  # type: ignore[type-arg]
+    return request.headers.get("x-caller", "nobody")
+
+
+def _answers(middleware: type[RateLimitMiddleware], monkeypatch: pytest.MonkeyPatch
+             ) -> list[tuple[int, tuple[str | None, ...]]]:
+    clock = [1_000_000.0]
+    for module in (library, ours):
+        monkeypatch.setattr(module, "time", lambda: clock[0])
+    config = RateLimitConfig(rate_limit=("minute", 3), identifier_for_request=_caller,
+                             middleware_class=middleware)
+    app = Litestar([ping], middleware=[config.middleware])
+    out = []
+    with TestClient(app) as client:
+        def call(caller: str) -> None:
+            r = client.get("/ping", headers={"x-caller": caller})
+            out.append((r.status_code, tuple(r.headers.get(h) for h in HEADERS)))
+
+        for _ in range(5):  # over the limit, with the clock moving inside the window
+            call("a")
+            clock[0] += 7
+        call("b")  # another caller has a window of its own
+        clock[0] += 60  # a's window has passed
+        call("a")
+        call("a")
+    return out
+
+
+def test_given_the_same_requests_then_statuses_and_headers_equal_litestars(monkeypatch):
+    answers = _answers(CountingRateLimit, monkeypatch)
+
+    assert answers == _answers(RateLimitMiddleware, monkeypatch)
+    assert [status for status, _ in answers] == [200, 200, 200, 429, 429, 200, 200, 200]
+    assert [headers[1] for _, headers in answers] == ["2", "1", "0", "0", "0", "2", "2", "1"]
+
+
+async def test_given_many_callers_whose_windows_passed_then_they_are_forgotten(monkeypatch):
+    clock = [1_000_000.0]
+    monkeypatch.setattr(ours, "time", lambda: clock[0])
+    limiter = CountingRateLimit(ping, RateLimitConfig(rate_limit=("minute", 3)))  # type: ignore[arg-type]
+    for n in range(1500):
+        window = await limiter.retrieve_cached_history(f"old{n}", None)  # type: ignore[arg-type]
+        await limiter.set_cached_history(f"old{n}", window, None)  # type: ignore[arg-type]
+    clock[0] += 61
+    for n in range(600):
+        window = await limiter.retrieve_cached_history(f"new{n}", None)  # type: ignore[arg-type]
+        await limiter.set_cached_history(f"new{n}", window, None)  # type: ignore[arg-type]
+
+    assert len(limiter._windows) <= 1024
+    assert (await limiter.retrieve_cached_history("new0", None)).history == range(1)  # type: ignore[arg-type]
