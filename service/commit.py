@@ -225,7 +225,7 @@ class Committer:
 
     async def _write(self, group: list[_Write]) -> None:
         try:
-            conn = self._idle.pop() if self._idle else await self._connect()
+            conn = await self._checkout()
             try:
                 await conn.execute(_PG_COMMIT, *_pg_args(group))
             except UniqueViolationError:
@@ -248,6 +248,15 @@ class Committer:
                 raise
             return
         _settle(group, None)
+
+    async def _checkout(self) -> asyncpg.Connection:
+        """An idle connection, or a new one. One the server closed while it waited (a restart,
+        an idle timeout) is dropped: nothing was sent on it, so the group goes on another."""
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.is_closed():
+                return conn
+        return await self._connect()
 
     async def _connect(self) -> asyncpg.Connection:
         # Straight asyncpg, not SQLAlchemy's pool: its statement cache keeps the one big

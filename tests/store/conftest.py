@@ -52,6 +52,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url_of(name)
 
 
+@pytest.fixture
+def postgres_url(postgres_template: Backend) -> Iterator[str]:
+    """For what only PostgreSQL does (its group writer)."""
+    with database("cya_test", template=postgres_template.template) as name:
+        yield url_of(name)
+
+
 @pytest.fixture(params=[True, False], ids=["cache", "nocache"])
 def settings(request: pytest.FixtureRequest, database_url: str) -> Settings:
     return Settings(database_url=database_url, state_cache=request.param)

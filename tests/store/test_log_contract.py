@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import sqlalchemy as sa
 
 from service.audit import verify
+from service.bootstrap import build
+from service.config import Settings
 from service.domain import RuleViolation
 from service.domain.commands import EndTurn
 from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
@@ -221,3 +224,31 @@ async def test_given_a_command_cancelled_in_a_shared_write_then_the_others_still
         # The cancelled command's group was written all the same (SQLite has no groups).
         if g != cancelled_game or not services.store.sqlite:
             assert current > version
+
+
+async def test_given_postgres_dropped_an_idle_writer_connection_then_the_next_command_commits(
+    postgres_url,
+):
+    # A restart or an idle timeout closes the group writer's connection while it waits:
+    # the next command must not fail on it (nothing was sent on it, so a new one is safe).
+    services = build(Settings(database_url=postgres_url))
+    try:
+        p = services.pipeline
+        game = await started_game(p, humans=4)
+        before = await play(p, game, 1)
+        (writer,) = p.committer._idle
+        async with services.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
+                               {"pid": writer.get_server_pid()})
+        for _ in range(200):  # until the client has seen the connection close
+            if writer.is_closed():
+                break
+            await asyncio.sleep(0.01)
+        assert writer.is_closed()
+
+        after = await play(p, game, 1)
+
+        assert after.version > before.version
+        assert (await p.load(game, fresh=True)).version == after.version
+    finally:
+        await services.close()
