@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get
+from litestar.openapi.spec import (
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Schema,
+)
 from litestar.params import HeaderParameter, Parameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
+from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
 from service.events.store import redacted_for
 
@@ -19,6 +28,30 @@ from .problems import problem_responses
 from .schemas import EventOut, EventPage
 
 _encode = msgspec.json.Encoder().encode
+
+# Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
+# A heartbeat is a comment alone: Litestar's message defaults to an empty `data:` line, which
+# EventSource clients would receive as an empty `message` event.
+_HEARTBEAT = ServerSentEventMessage(comment="heartbeat", data=None)
+_STREAM_EXAMPLE = b"".join(m.encode() for m in (
+    ServerSentEventMessage(data=_encode(EventOut(7, CardDiscarded(seat=2, card="jewels#4"))),
+                           id="7", event="message"),
+    _HEARTBEAT,
+)).decode()
+
+
+@dataclass
+class EventsOperation(Operation):
+    """Documents the stream beside the page: its 200 also answers `text/event-stream`."""
+
+    def __post_init__(self) -> None:
+        ok = (self.responses or {}).get("200")
+        if isinstance(ok, OpenAPIResponse) and ok.content is not None:
+            ok.content["text/event-stream"] = OpenAPIMediaType(
+                schema=Schema(type=OpenAPIType.STRING, description=(
+                    "Server-Sent Events: per event `id` (the version), `event: message` and "
+                    "`data` (an EventOut as JSON); `: heartbeat` comments when idle.")),
+                example=_STREAM_EXAMPLE)
 
 
 class FollowController(Controller):
@@ -31,7 +64,7 @@ class FollowController(Controller):
          "the answer is a Server-Sent Event stream instead: one `message` per event (its `id` "
          "is the version; reconnect with `Last-Event-ID` to resume), a `: heartbeat` comment "
          "when idle, and the stream ends after `game_ended`.",
-         responses=problem_responses(400, 401, 403, 404, 429))
+         responses=problem_responses(400, 401, 403, 404, 429), operation_class=EventsOperation)
     async def events(
         self, request: Authed, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
@@ -68,4 +101,4 @@ class FollowController(Controller):
                 if feed.draining:  # this process is stopping: the client resumes elsewhere
                     return
                 if not await feed.wait_past(sent, heartbeat):
-                    yield ServerSentEventMessage(comment="heartbeat")
+                    yield _HEARTBEAT
