@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
-from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
@@ -32,7 +31,7 @@ from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS
-from .rate_limit import CountingRateLimit
+from .rate_limit import CountingRateLimitConfig
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
 
@@ -93,11 +92,10 @@ def create_app(
 
     middleware: list[Any] = [request_metrics()]
     if http.rate_limit_per_minute > 0:
-        middleware.append(RateLimitConfig(
+        middleware.append(CountingRateLimitConfig(
             rate_limit=("minute", http.rate_limit_per_minute),
             identifier_for_request=rate_limit_identity,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
-            middleware_class=CountingRateLimit,
         ).middleware)
     app = Litestar(
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,

@@ -4,17 +4,23 @@ Litestar's `RateLimitMiddleware` keeps a timestamp for every request of the curr
 JSON-decodes and re-encodes the whole list through its store on every request (though only the
 list's length is ever read), and its memory store takes a lock and builds expiry datetimes:
 31 µs a request with 10 requests in the window, 76 µs with 1,000 (the default limit allows
-1,200 a minute). This subclass keeps each key's (count, reset) in a dict, for 2.4 µs; the
-window, the limit and the headers are the library's own. Limits were already per process (the
-default store is in memory), as the README says.
+1,200 a minute). This keeps each key's (count, reset) in a dict, for 2.4 µs; the window, the
+limit and the headers are the library's own. Limits were already per process (the default
+store is in memory), as the README says.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from time import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
-from litestar.middleware.rate_limit import DURATION_VALUES, CacheObject, RateLimitMiddleware
+from litestar.middleware.rate_limit import (
+    DURATION_VALUES,
+    CacheObject,
+    RateLimitConfig,
+    RateLimitMiddleware,
+)
 
 if TYPE_CHECKING:
     from litestar.stores.base import Store
@@ -25,15 +31,26 @@ def _history(count: int) -> list[int]:
     return cast(list[int], range(count))
 
 
+class Windows(dict[str, tuple[int, int]]):
+    """Each key's (count, reset); forgets the keys whose window has passed as it grows."""
+
+    sweep_at = 1024
+
+    def put(self, key: str, count: int, reset: int) -> None:
+        self[key] = (count, reset)
+        if len(self) >= self.sweep_at:
+            now = int(time())
+            for passed in [k for k, (_, at) in self.items() if at <= now]:
+                del self[passed]
+            self.sweep_at = max(1024, 2 * len(self))
+
+
 class CountingRateLimit(RateLimitMiddleware):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._windows: dict[str, tuple[int, int]] = {}  # key -> (count, reset)
-        self._sweep_at = 1024
+    config: CountingRateLimitConfig
 
     async def retrieve_cached_history(self, key: str, store: Store) -> CacheObject:
         now = int(time())
-        count, reset = self._windows.get(key, (0, 0))
+        count, reset = self.config.windows.get(key, (0, 0))
         if reset > now:
             return CacheObject(_history(count), reset)
         return CacheObject(_history(0), now + DURATION_VALUES[self.unit])
@@ -42,8 +59,13 @@ class CountingRateLimit(RateLimitMiddleware):
                                  store: Store) -> None:
         count = len(cache_object.history) + 1
         cache_object.history = _history(count)
-        self._windows[key] = (count, cache_object.reset)
-        if len(self._windows) >= self._sweep_at:  # forget the keys whose window has passed
-            now = int(time())
-            self._windows = {k: w for k, w in self._windows.items() if w[1] > now}
-            self._sweep_at = max(1024, 2 * len(self._windows))
+        self.config.windows.put(key, count, cache_object.reset)
+
+
+@dataclass
+class CountingRateLimitConfig(RateLimitConfig):
+    """The windows live in the config, one per app: Litestar makes a middleware for each
+    route, and a key's window counts its requests to every route."""
+
+    middleware_class: type[RateLimitMiddleware] = CountingRateLimit
+    windows: Windows = field(default_factory=Windows, repr=False)

@@ -9,7 +9,7 @@ from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
 from litestar.testing import TestClient
 
 import service.http.rate_limit as ours
-from service.http.rate_limit import CountingRateLimit
+from service.http.rate_limit import CountingRateLimit, CountingRateLimitConfig
 
 HEADERS = ("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy")
 
@@ -17,6 +17,11 @@ HEADERS = ("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelim
 @get("/ping")
 async def ping() -> str:
     return "pong"
+
+
+@get("/pong")
+async def pong() -> str:
+    return "ping"
 
 
 def _caller(request: Request) -> str:  # type: ignore[type-arg]
@@ -28,17 +33,17 @@ def _answers(middleware: type[RateLimitMiddleware], monkeypatch: pytest.MonkeyPa
     clock = [1_000_000.0]
     for module in (library, ours):
         monkeypatch.setattr(module, "time", lambda: clock[0])
-    config = RateLimitConfig(rate_limit=("minute", 3), identifier_for_request=_caller,
-                             middleware_class=middleware)
-    app = Litestar([ping], middleware=[config.middleware])
+    config = (CountingRateLimitConfig if middleware is CountingRateLimit else RateLimitConfig)(
+        rate_limit=("minute", 3), identifier_for_request=_caller, middleware_class=middleware)
+    app = Litestar([ping, pong], middleware=[config.middleware])
     out = []
     with TestClient(app) as client:
-        def call(caller: str) -> None:
-            r = client.get("/ping", headers={"x-caller": caller})
+        def call(caller: str, path: str = "/ping") -> None:
+            r = client.get(path, headers={"x-caller": caller})
             out.append((r.status_code, tuple(r.headers.get(h) for h in HEADERS)))
 
-        for _ in range(5):  # over the limit, with the clock moving inside the window
-            call("a")
+        for n in range(5):  # over the limit on two routes (one window), the clock moving on
+            call("a", "/pong" if n % 2 else "/ping")
             clock[0] += 7
         call("b")  # another caller has a window of its own
         clock[0] += 60  # a's window has passed
@@ -58,7 +63,8 @@ def test_given_the_same_requests_then_statuses_and_headers_equal_litestars(monke
 async def test_given_many_callers_whose_windows_passed_then_they_are_forgotten(monkeypatch):
     clock = [1_000_000.0]
     monkeypatch.setattr(ours, "time", lambda: clock[0])
-    limiter = CountingRateLimit(ping, RateLimitConfig(rate_limit=("minute", 3)))  # type: ignore[arg-type]
+    config = CountingRateLimitConfig(rate_limit=("minute", 3))
+    limiter = CountingRateLimit(ping, config)  # type: ignore[arg-type]
     for n in range(1500):
         window = await limiter.retrieve_cached_history(f"old{n}", None)  # type: ignore[arg-type]
         await limiter.set_cached_history(f"old{n}", window, None)  # type: ignore[arg-type]
@@ -67,5 +73,5 @@ async def test_given_many_callers_whose_windows_passed_then_they_are_forgotten(m
         window = await limiter.retrieve_cached_history(f"new{n}", None)  # type: ignore[arg-type]
         await limiter.set_cached_history(f"new{n}", window, None)  # type: ignore[arg-type]
 
-    assert len(limiter._windows) <= 1024
+    assert len(config.windows) <= 1024
     assert (await limiter.retrieve_cached_history("new0", None)).history == range(1)  # type: ignore[arg-type]
