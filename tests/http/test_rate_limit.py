@@ -5,7 +5,7 @@ from __future__ import annotations
 import litestar.middleware.rate_limit as library
 import pytest
 from litestar import Litestar, Request, get
-from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
+from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.testing import TestClient
 
 import service.http.rate_limit as ours
@@ -28,13 +28,12 @@ def _caller(request: Request) -> str:  # type: ignore[type-arg]
     return request.headers.get("x-caller", "nobody")
 
 
-def _answers(middleware: type[RateLimitMiddleware], monkeypatch: pytest.MonkeyPatch
+def _answers(config_class: type[RateLimitConfig], monkeypatch: pytest.MonkeyPatch
              ) -> list[tuple[int, tuple[str | None, ...]]]:
     clock = [1_000_000.0]
     for module in (library, ours):
         monkeypatch.setattr(module, "time", lambda: clock[0])
-    config = (CountingRateLimitConfig if middleware is CountingRateLimit else RateLimitConfig)(
-        rate_limit=("minute", 3), identifier_for_request=_caller, middleware_class=middleware)
+    config = config_class(rate_limit=("minute", 3), identifier_for_request=_caller)
     app = Litestar([ping, pong], middleware=[config.middleware])
     out = []
     with TestClient(app) as client:
@@ -53,9 +52,9 @@ def _answers(middleware: type[RateLimitMiddleware], monkeypatch: pytest.MonkeyPa
 
 
 def test_given_the_same_requests_then_statuses_and_headers_equal_litestars(monkeypatch):
-    answers = _answers(CountingRateLimit, monkeypatch)
+    answers = _answers(CountingRateLimitConfig, monkeypatch)
 
-    assert answers == _answers(RateLimitMiddleware, monkeypatch)
+    assert answers == _answers(RateLimitConfig, monkeypatch)
     assert [status for status, _ in answers] == [200, 200, 200, 429, 429, 200, 200, 200]
     assert [headers[1] for _, headers in answers] == ["2", "1", "0", "0", "0", "2", "2", "1"]
 
