@@ -118,11 +118,18 @@ class Pipeline:
         expected_version: int | None = None,
         *,
         actor: str | None = None,
+        player_id: str | None = None,
         dry_run: bool = False,
     ) -> Outcome:
+        """`player_id`: the player the seat must still belong to, checked on the state the
+        command is decided on (a retry's fresh state included): another process may have
+        handed the seat to a bot since the caller looked."""
         def decide(game: Game) -> tuple[list[AnyEvent], Game]:
             if game.status == "lobby" or game.state is None:
                 raise RuleViolation("not_started", "The game has not started.")
+            if player_id is not None and (game.lobby is None
+                                          or game.lobby.seat_of(player_id) != seat):
+                raise RuleViolation("not_seated", "The seat is no longer yours.")
             events, state = execute(game.state, command, seat)
             return list(events), replace(game, state=state)
 

@@ -190,8 +190,11 @@ class PlayController(Controller):
         _, seat = await _seated(runtime, game_id, player)
         try:
             outcome = await pipeline.play(game_id, seat, data, idempotency_key, expected,
-                                          actor=f"player:{player.player_id}", dry_run=dry_run)
+                                          actor=f"player:{player.player_id}",
+                                          player_id=player.player_id, dry_run=dry_run)
         except RuleViolation as exc:
+            if exc.code == "not_seated":  # handed to a bot since we looked (another process)
+                raise forbidden("not_seated", exc.message) from None
             game = await pipeline.load(game_id, fresh=True)
             if game.status == "playing" and game.state is not None:
                 awaiting = game.state.pending_seats()

@@ -5,6 +5,11 @@ from __future__ import annotations
 import asyncio
 import random
 
+import httpx
+
+from .api import Api
+from .conftest import serve, stop
+
 
 async def _two_player_game(api):
     alice, bob = await api.player("alice"), await api.player("bob")
@@ -223,3 +228,22 @@ async def test_given_a_whole_game_played_through_the_api_then_it_finishes_and_ve
     assert verify.status_code == 200 and verify.json()["ok"] is True
     assert verify.json()["rounds_verified"] >= 1
     assert late.status_code == 422 and late.json()["rule"] == "game_over"
+
+
+async def test_given_another_process_handed_my_seat_to_a_bot_then_my_command_is_403(live):
+    second = serve(live.settings)  # another API process on the same database
+    try:
+        async with httpx.AsyncClient(base_url=live.url, timeout=30) as one, \
+                httpx.AsyncClient(base_url=second.url, timeout=30) as other:
+            api, stale = Api(one), Api(other)
+            game_id, seats = await _two_player_game(api)
+            view = (await stale.get(seats[0], f"/v1/games/{game_id}/view")).json()
+            me = seats[view["awaiting"][0]]  # `stale` now caches the game with me seated
+            legal = (await stale.get(me, f"/v1/games/{game_id}/legal-commands")).json()
+            assert (await api.post(me, f"/v1/games/{game_id}/resign")).status_code == 200
+
+            r = await stale.post(me, f"/v1/games/{game_id}/commands", legal["commands"][0])
+
+        assert r.status_code == 403 and r.json()["code"] == "not_seated", r.text
+    finally:
+        stop(second)

@@ -15,6 +15,7 @@ from service.domain.commands import EndTurn
 from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound
+from service.resign import resign
 
 from .scenarios import QUICK4, next_move, play, started_game
 
@@ -64,6 +65,26 @@ async def test_given_another_process_wrote_when_no_expected_version_then_retried
     outcome = await q.play(game_id, seat, command)
 
     assert outcome.events[0].version == version + 1
+
+
+async def test_given_another_process_handed_my_seat_away_then_my_command_is_refused(
+    services, other_process
+):
+    # q's cache still has p0 in the seat that p just resigned (handed to a bot): q's retry on
+    # fresh state must see that, not act for the bot's seat.
+    p, q = services.pipeline, other_process.pipeline
+    game_id = await started_game(p, humans=4)
+    game = await q.load(game_id)  # q caches this version
+    seat = game.state.pending_seats()[0]
+    player = game.lobby.seats[seat].player_id
+    _, _, command = await next_move(p, game_id)
+    await resign(p, game_id, player)
+
+    with pytest.raises(RuleViolation) as refused:
+        await q.play(game_id, seat, command, player_id=player)
+
+    assert refused.value.code == "not_seated"
+    assert (await q.load(game_id, fresh=True)).version == (await p.load(game_id)).version
 
 
 async def test_given_a_repeated_command_id_then_the_first_outcome_and_nothing_appended(services):
