@@ -32,7 +32,7 @@ from .problems import forbidden, unauthorized
 from .settings import HttpSettings
 from .views import MemoryViews
 
-_seats = msgspec.json.Decoder(list[Controller | None])
+decode_seats = msgspec.json.Decoder(list[Controller | None]).decode  # the games row's `seats`
 
 
 @dataclass
@@ -115,7 +115,7 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
     deadline = row.deadline
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
-    return GameAccess(row.game_id, row.status, row.creator, row.public, _seats.decode(row.seats),
+    return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
                       row.version, deadline, row)
 
 

@@ -20,6 +20,7 @@ from service.domain.commands import SeatCommand
 from service.events.store import redacted_for
 from service.events.tables import game_views, games
 from service.game import Game
+from service.lobby import HumanSeat
 from service.pipeline import GameNotFound
 from service.players import Player
 from service.projections.queries import viewers
@@ -29,6 +30,7 @@ from .context import (
     Authed,
     Runtime,
     authenticate,
+    decode_seats,
     header,
     may_watch,
     runtime_of,
@@ -81,8 +83,13 @@ def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
 
 
 _VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, games.c.status,
-                  games.c.pending_seats, games.c.deadline).join(
+                  games.c.pending_seats, games.c.deadline, games.c.seats).join(
     games, games.c.game_id == game_views.c.game_id)
+
+
+def _holds(seats: str, seat: int, player: Player) -> bool:
+    """Whether the games row's `seats` still give `seat` to `player`."""
+    return bool(decode_seats(seats)[seat] == HumanSeat(player.player_id))
 
 
 IF_NONE_MATCH_MAX = 64
@@ -147,6 +154,11 @@ class PlayController(Controller):
                     game_views.c.game_id == game_id,
                     game_views.c.viewer.in_(viewers(seat))
                 ))).all()
+            if seat is not None and rows and not _holds(rows[0].seats, seat, player):
+                # Another process handed the seat to a bot since this one's cache looked: the
+                # caller watches now (the rows hold the spectator's view too).
+                seat = None
+                may_watch(game, player)
             found = body_from_rows(game_id, seat, rows)
             if found is None:
                 raise GameNotFound(game_id)
@@ -170,6 +182,8 @@ class PlayController(Controller):
                 games.c.game_id == game_id))
         if current is not None and game.version < current:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
+            if game.lobby is None or game.lobby.seat_of(player.player_id) != seat:
+                raise forbidden("not_seated", "The seat is no longer yours.")
         commands = _legal(game, seat)
         return LegalCommands(game_id, game.version, seat, commands)
 

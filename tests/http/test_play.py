@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from contextlib import asynccontextmanager
+from dataclasses import replace
 
 import httpx
 
 from .api import Api
-from .conftest import serve, stop
+from .conftest import TEST_HTTP, serve, stop
 
 
 async def _two_player_game(api):
@@ -230,20 +232,42 @@ async def test_given_a_whole_game_played_through_the_api_then_it_finishes_and_ve
     assert late.status_code == 422 and late.json()["rule"] == "game_over"
 
 
-async def test_given_another_process_handed_my_seat_to_a_bot_then_my_command_is_403(live):
-    second = serve(live.settings)  # another API process on the same database
+@asynccontextmanager
+async def _seat_resigned_behind_a_stale_process(live, http=TEST_HTTP):
+    """A second API process on the same database whose cache still has me in the seat that I
+    have just resigned through the first: (that process's client, game, me, the command I
+    could send before)."""
+    second = serve(live.settings, http)
     try:
         async with httpx.AsyncClient(base_url=live.url, timeout=30) as one, \
                 httpx.AsyncClient(base_url=second.url, timeout=30) as other:
             api, stale = Api(one), Api(other)
             game_id, seats = await _two_player_game(api)
             view = (await stale.get(seats[0], f"/v1/games/{game_id}/view")).json()
-            me = seats[view["awaiting"][0]]  # `stale` now caches the game with me seated
+            me = seats[view["awaiting"][0]]
             legal = (await stale.get(me, f"/v1/games/{game_id}/legal-commands")).json()
             assert (await api.post(me, f"/v1/games/{game_id}/resign")).status_code == 200
-
-            r = await stale.post(me, f"/v1/games/{game_id}/commands", legal["commands"][0])
-
-        assert r.status_code == 403 and r.json()["code"] == "not_seated", r.text
+            yield stale, game_id, me, legal["commands"][0]
     finally:
         stop(second)
+
+
+async def test_given_another_process_handed_my_seat_to_a_bot_then_my_command_is_403(live):
+    async with _seat_resigned_behind_a_stale_process(live) as (stale, game_id, me, command):
+        # Decided on the stale cache, refused on the fresh state of the retry.
+        r = await stale.post(me, f"/v1/games/{game_id}/commands", command)
+
+    assert r.status_code == 403 and r.json()["code"] == "not_seated", r.text
+
+
+async def test_given_another_process_handed_my_seat_to_a_bot_then_it_is_not_mine_here(live):
+    # Views from the projection rows, as replicas read them.
+    async with _seat_resigned_behind_a_stale_process(
+            live, replace(TEST_HTTP, views_from_memory=False)) as (stale, game_id, me, _):
+        # In this order: both answer on the stale cache (legal-commands then refreshes it).
+        mine = await stale.get(me, f"/v1/games/{game_id}/view")
+        legal = await stale.get(me, f"/v1/games/{game_id}/legal-commands")
+
+    assert mine.status_code == 200 and mine.json()["seat"] is None
+    assert mine.json()["view"]["hand"] is None  # the bot's hand now
+    assert legal.status_code == 403 and legal.json()["code"] == "not_seated"
