@@ -7,6 +7,7 @@ Pure like the domain.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 import msgspec
@@ -108,6 +109,14 @@ class Start(_LobbyCommand, frozen=True, tag="start"):
 LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | Start
 
 
+def seat_of(seats: Sequence[Controller | None], player_id: str) -> int | None:
+    """The seat a human player holds, if any (a player holds at most one)."""
+    for i, c in enumerate(seats):
+        if isinstance(c, HumanSeat) and c.player_id == player_id:
+            return i
+    return None
+
+
 class Lobby(msgspec.Struct, frozen=True):
     creator: str
     public: bool
@@ -116,10 +125,7 @@ class Lobby(msgspec.Struct, frozen=True):
     seats: tuple[Controller | None, ...]
 
     def seat_of(self, player_id: str) -> int | None:
-        for i, c in enumerate(self.seats):
-            if isinstance(c, HumanSeat) and c.player_id == player_id:
-                return i
-        return None
+        return seat_of(self.seats, player_id)
 
     def open_seats(self) -> list[int]:
         return [i for i, c in enumerate(self.seats) if c is None]

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from service.bootstrap import Services
 from service.events.tables import games
 from service.game import Game
-from service.lobby import Controller, HumanSeat
+from service.lobby import Controller, seat_of
 from service.pipeline import GameNotFound, Pipeline
 from service.players import Player, PlayerDirectory
 
@@ -58,10 +58,7 @@ class GameAccess:
     row: Any
 
     def seat_of(self, player_id: str) -> int | None:
-        for i, c in enumerate(self.seats):
-            if isinstance(c, HumanSeat) and c.player_id == player_id:
-                return i
-        return None
+        return seat_of(self.seats, player_id)
 
     def viewer(self, player: Player) -> int | None:
         """The caller's seat, None to watch as a spectator, or 403 for a private game."""

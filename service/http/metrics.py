@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
+from litestar.middleware.base import DefineMiddleware
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusMiddleware
 
 if TYPE_CHECKING:
@@ -74,6 +75,6 @@ class RequestMetrics(PrometheusMiddleware):
             timer.observe(duration)
 
 
-def request_metrics() -> Any:
+def request_metrics() -> DefineMiddleware:
     return PrometheusConfig(app_name="cya", prefix="cya", group_path=True,
                             exclude=["/v1/metrics"], middleware_class=RequestMetrics).middleware

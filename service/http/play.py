@@ -20,7 +20,7 @@ from service.domain.commands import SeatCommand
 from service.events.store import redacted_for
 from service.events.tables import game_views, games
 from service.game import Game
-from service.lobby import HumanSeat
+from service.lobby import seat_of
 from service.pipeline import GameNotFound
 from service.players import Player
 from service.projections.queries import viewers
@@ -89,7 +89,7 @@ _VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, 
 
 def _holds(seats: str, seat: int, player: Player) -> bool:
     """Whether the games row's `seats` still give `seat` to `player`."""
-    return bool(decode_seats(seats)[seat] == HumanSeat(player.player_id))
+    return seat_of(decode_seats(seats), player.player_id) == seat
 
 
 IF_NONE_MATCH_MAX = 64
