@@ -83,8 +83,10 @@ class FollowController(Controller):
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         stored = await runtime.services.store.read_events(game_id, after, after + limit)
         page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
-        next_after = stored[-1].version if stored else after
-        return Response(EventPage(game_id, max(access.version, next_after), page, next_after))
+        # The read may see versions newer than the access check did, never fewer.
+        last = stored[-1].version if stored else 0
+        return Response(EventPage(game_id, max(access.version, last), page,
+                                  last if stored else after))
 
     async def _stream(self, runtime: Runtime, game_id: str, viewer: Viewer,
                       after: int) -> AsyncIterator[ServerSentEventMessage]:

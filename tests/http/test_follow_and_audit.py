@@ -34,6 +34,16 @@ async def test_given_a_log_then_pages_follow_each_other_without_gaps(api):
     assert versions == list(range(1, page["version"] + 1))
 
 
+async def test_given_after_past_the_end_then_an_empty_page_at_the_games_real_version(api):
+    game_id, seats = await _game(api, played=2)
+    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+
+    page = (await api.get(seats[0], f"/v1/games/{game_id}/events",
+                          params={"after": current + 50})).json()
+
+    assert page["events"] == [] and page["version"] == current
+
+
 async def test_given_the_deal_then_each_seat_sees_only_its_own_hand_in_the_log(api):
     game_id, seats = await _game(api)
 
