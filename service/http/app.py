@@ -30,7 +30,7 @@ from .metrics import request_metrics
 from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
-from .problems import EXCEPTION_HANDLERS
+from .problems import EXCEPTION_HANDLERS, BodyRequest
 from .rate_limit import CountingRateLimitConfig
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
@@ -101,6 +101,7 @@ def create_app(
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
                         AuditController, list_rulesets, healthz, readyz, metrics],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        request_class=BodyRequest,
         middleware=middleware,
         openapi_config=openapi_config(),
         request_max_body_size=http.max_body_bytes,

@@ -15,7 +15,7 @@ import asyncpg
 import msgspec
 import sqlalchemy.exc
 from litestar import Request, Response
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, SerializationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
@@ -53,6 +53,20 @@ class Problem(ProblemDetailsException):
             title=code.replace("_", " ").capitalize(),
             extra={"code": code, **{k: v for k, v in extra.items() if v is not None}},
         )
+
+
+class BodyRequest(Request[Any, Any, Any]):
+    """Litestar answers 400 to a body msgspec cannot decode, but only for msgspec's own
+    DecodeError: msgspec raises UnicodeDecodeError for a body that is not UTF-8 and
+    RecursionError for JSON nested too deeply, and both were 500s. The app's request class."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except UnicodeDecodeError as exc:
+            raise SerializationException("The body is not valid UTF-8.") from exc
+        except RecursionError as exc:
+            raise SerializationException("The body's JSON is nested too deeply.") from exc
 
 
 # Failures the HTTP layer itself detects.

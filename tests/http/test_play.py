@@ -160,6 +160,20 @@ async def test_given_malformed_or_huge_bodies_then_400_and_413_never_500(api):
     assert huge.status_code == 413 and huge.json()["code"] == "body_too_large"
 
 
+async def test_given_a_body_not_utf8_or_nested_too_deep_then_400_on_every_body_route(api):
+    game_id, seats = await _two_player_game(api)
+    headers = {**seats[0].auth, "content-type": "application/json"}
+    not_utf8 = b'{"name": "\xff"}'
+    too_deep = b'{"a":' * 5000 + b"1" + b"}" * 5000
+
+    for path in ("/v1/players", "/v1/games", f"/v1/games/{game_id}/seats",
+                 f"/v1/games/{game_id}/bots", f"/v1/games/{game_id}/commands"):
+        for body, detail in ((not_utf8, "UTF-8"), (too_deep, "nested too deeply")):
+            r = await api.http.post(path, content=body, headers=headers)
+            assert r.status_code == 400, (path, r.text)
+            assert r.json()["code"] == "malformed_request" and detail in r.json()["detail"]
+
+
 async def test_given_someone_without_a_seat_then_403_for_seat_resources(api):
     game_id, _seats = await _two_player_game(api)
     eve = await api.player("eve")
