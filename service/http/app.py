@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
@@ -98,6 +99,7 @@ def create_app(
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
         ).middleware)
     app = Litestar(
+        cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
                         AuditController, list_rulesets, healthz, readyz, metrics],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
@@ -110,6 +112,20 @@ def create_app(
     )
     app.state.runtime = runtime
     return app
+
+
+def _cors(origins: tuple[str, ...]) -> CORSConfig | None:
+    """Browser pages of the allowed origins may send the headers the API reads and read the
+    ones it answers with (a browser hides any other from them)."""
+    if not origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(origins), allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
+                       "If-None-Match", "Last-Event-ID"],
+        expose_headers=["ETag", "Retry-After", "RateLimit-Policy", "RateLimit-Limit",
+                        "RateLimit-Remaining", "RateLimit-Reset"],
+    )
 
 
 def _drain_feeds_on_exit_signal(feeds: Feeds) -> list[Callable[[], object]]:

@@ -12,6 +12,11 @@ def _int(name: str, default: int) -> int:
     return default if raw is None or not raw.strip() else int(raw)
 
 
+def _origins(name: str, default: str) -> tuple[str, ...]:
+    raw = os.environ.get(name, default)
+    return tuple(o.strip() for o in raw.split(",") if o.strip())
+
+
 @dataclass(frozen=True)
 class HttpSettings:
     # Requests per minute per API key (per client address without one); 0 turns limits off.
@@ -26,6 +31,10 @@ class HttpSettings:
     # Redis configured: one API process with in-process jobs). With Redis, several processes
     # write, so views are always read from the database.
     views_from_memory: bool = True
+    # Origins whose browser pages may call the API (CORS); ("*",) allows any, () none. Keys
+    # travel in the Authorization header, never in cookies, so no page gains a user's rights
+    # by being allowed: any origin is safe, and third-party web clients need it.
+    cors_origins: tuple[str, ...] = ("*",)
 
     @classmethod
     def from_env(cls) -> HttpSettings:
@@ -35,6 +44,7 @@ class HttpSettings:
             long_poll_max_seconds=_int("CYA_LONG_POLL_MAX_SECONDS", 30),
             sse_heartbeat_seconds=_int("CYA_SSE_HEARTBEAT_SECONDS", 15),
             views_from_memory=_int("CYA_VIEWS_FROM_MEMORY", 1) != 0,
+            cors_origins=_origins("CYA_CORS_ORIGINS", "*"),
         )
 
 

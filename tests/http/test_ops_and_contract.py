@@ -165,3 +165,52 @@ async def test_given_redis_unreachable_then_not_ready_with_the_reason(with_redis
     assert r.json()["status"] == "unavailable"
     assert r.json()["checks"]["database"] == "ok"
     assert r.json()["checks"]["redis"].startswith("unavailable")
+
+
+_PREFLIGHT = {"Access-Control-Request-Method": "POST",
+              "Access-Control-Request-Headers": "authorization, content-type, idempotency-key, "
+                                                "if-match"}
+
+
+async def test_given_a_web_page_elsewhere_then_cors_lets_it_post_commands_and_read_etags(api):
+    player = await api.player("alice")
+    game_id = await api.game(player, [await api.player("bob")])
+    page = {"Origin": "https://client.example"}
+
+    preflight = await api.http.options(f"/v1/games/{game_id}/commands",
+                                       headers={**page, **_PREFLIGHT})
+    view = await api.http.get(f"/v1/games/{game_id}/view", headers={**page, **player.auth})
+
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    allowed = {h.strip().lower()
+               for h in preflight.headers["access-control-allow-headers"].split(",")}
+    assert {"authorization", "content-type", "idempotency-key", "if-match"} <= allowed
+    assert view.status_code == 200 and view.headers["access-control-allow-origin"] == "*"
+    exposed = view.headers["access-control-expose-headers"].lower()
+    assert "etag" in exposed and "ratelimit-remaining" in exposed and "retry-after" in exposed
+
+
+@pytest.fixture
+def one_origin(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cors.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url),
+                 HttpSettings(cors_origins=("https://ours.example",)))
+    yield live
+    stop(live)
+
+
+async def test_given_cors_origins_set_then_only_those_pages_may_call(one_origin):
+    async with httpx.AsyncClient(base_url=one_origin.url) as http:
+        ours = await http.options("/v1/players", headers={"Origin": "https://ours.example",
+                                                          **_PREFLIGHT})
+        theirs = await http.options("/v1/players", headers={"Origin": "https://evil.example",
+                                                            **_PREFLIGHT})
+        simple = await http.post("/v1/players", headers={"Origin": "https://evil.example"})
+
+    assert ours.status_code == 204
+    assert ours.headers["access-control-allow-origin"] == "https://ours.example"
+    assert theirs.status_code == 400
+    assert simple.status_code == 201  # the server acts; the browser hides the answer:
+    assert "access-control-allow-origin" not in simple.headers
