@@ -1,8 +1,29 @@
-"""Request body examples for the OpenAPI document."""
+"""Request and response examples for the OpenAPI document."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
+from litestar.openapi.spec.base import BaseSchemaObject
+
+from service.domain import (
+    EndMode,
+    Event,
+    StartGame,
+    execute,
+    legal_commands,
+    new_game,
+    player_view,
+    preset,
+    redact,
+)
+from service.domain.commands import FormSet
+
+from .schemas import CommandResult, EventOut, EventPage, LegalCommands, ViewOut
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",
@@ -27,3 +48,54 @@ JOIN = [Example(summary="The lowest open seat", value={}),
         Example(summary="Seat 2", value={"seat": 2})]
 BOT = [Example(summary="A greedy bot in the lowest open seat", value={"level": "greedy"})]
 PLAYER = [Example(summary="A display name", value={"name": "alice"})]
+
+
+# Response examples: one two-seat game dealt from a fixed seed, as seat 0 sees it, built with
+# the engine and the answer types the routes use, so they cannot drift from what is served.
+_GAME_ID = "3f2a9c1e6b7d4e0f8a5c2b1d9e8f7a6b"
+_LOBBY_EVENTS = 2  # game_created (its creator seated) and seat_taken: versions before the deal
+
+
+def _play_examples() -> dict[str, dict[str, Any]]:
+    state = new_game(preset("classic", 2, end_mode=EndMode.QUICK))
+    deal, state = execute(state, StartGame(bytes(range(32))), None)
+    version = _LOBBY_EVENTS + len(deal)
+    seat = state.pending_seats()[0]
+    legal = legal_commands(state, seat)
+    # The example command forms a set when the hand holds a pair, else it discards.
+    move = next((c for c in legal if isinstance(c, FormSet)), legal[-1])
+    events, _ = execute(state, move, seat)
+
+    def seen(first: int, evs: list[Event]) -> list[EventOut]:
+        return [EventOut(first + i, redact(e, seat)) for i, e in enumerate(evs)]
+
+    answers = {
+        "view": ViewOut(_GAME_ID, version, seat, "playing", list(state.pending_seats()), None,
+                        player_view(state, seat)),
+        "legal": LegalCommands(_GAME_ID, version, seat, legal),
+        "command": CommandResult(_GAME_ID, version + len(events), seen(version + 1, events),
+                                 replayed=False, committed=True),
+        "events": EventPage(_GAME_ID, version + len(events),
+                            seen(_LOBBY_EVENTS + 1, deal), next_after=version),
+    }
+    return {name: msgspec.to_builtins(answer) for name, answer in answers.items()}
+
+
+_PLAY = _play_examples()
+
+
+@dataclass
+class _Verbatim(BaseSchemaObject):
+    """An example value exactly as given: Litestar renders the document dropping every None,
+    inside example values too, so a required field that is null would go missing."""
+
+    value: Any
+
+    def to_schema(self) -> Any:
+        return self.value
+
+
+def ok(data: type, summary: str, name: str, description: str) -> ResponseSpec:
+    """The 200 of a play route, with its example."""
+    return ResponseSpec(data_container=data, generate_examples=False, description=description,
+                        examples=[Example(summary=summary, value=_Verbatim(_PLAY[name]))])

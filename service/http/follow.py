@@ -23,6 +23,7 @@ from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
 from service.events.store import redacted_for
 
+from . import examples
 from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
 from .schemas import EventOut, EventPage
@@ -64,7 +65,10 @@ class FollowController(Controller):
          "the answer is a Server-Sent Event stream instead: one `message` per event (its `id` "
          "is the version; reconnect with `Last-Event-ID` to resume), a `: heartbeat` comment "
          "when idle, and the stream ends after `game_ended`.",
-         responses=problem_responses(400, 401, 403, 404, 429), operation_class=EventsOperation)
+         responses={200: examples.ok(EventPage, "The deal, as seat 0 sees it", "events",
+                                     "A page of the log, redacted for you."),
+                    **problem_responses(400, 401, 403, 404, 429)},
+         operation_class=EventsOperation)
     async def events(
         self, request: Authed, game_id: str,
         after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,

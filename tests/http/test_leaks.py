@@ -11,6 +11,8 @@ import pytest
 
 from service.bootstrap import build
 
+from .contract_check import assert_fits
+
 RULESETS = [
     {"players": 2, "end_mode": "quick"},  # draft piles
     {"players": 3, "end_mode": "quick", "advanced": {"action_cards": True, "two_actions": True,
@@ -29,16 +31,23 @@ def _hidden_from(state, seat: int) -> set[str]:
 
 
 async def _answers_for(api, who, game_id: str, round_from: int) -> list[str]:
-    base = f"/v1/games/{game_id}"
+    """Every route's answer to `who`; each also held against the contract on the way."""
+    base, path = f"/v1/games/{game_id}", "/v1/games/{game_id}"
     view = await api.get(who, f"{base}/view")
     version = view.json()["version"]
-    answers = [view, await api.get(who, base), await api.get(who, f"{base}/legal-commands"),
-               await api.get(who, f"{base}/events", params={"after": round_from}),
-               await api.get(who, f"{base}/state", params={"version": version}),
-               await api.get(who, f"{base}/history"), await api.get(who, f"{base}/verify"),
-               await api.post(who, f"{base}/commands", {"type": "end_turn"},
-                              params={"dry_run": "true"})]
-    return [r.text for r in answers] + [await _sse_text(api, who, base, round_from, version)]
+    answers = [
+        (view, "/view"), (await api.get(who, base), ""),
+        (await api.get(who, f"{base}/legal-commands"), "/legal-commands"),
+        (await api.get(who, f"{base}/events", params={"after": round_from}), "/events"),
+        (await api.get(who, f"{base}/state", params={"version": version}), "/state"),
+        (await api.get(who, f"{base}/history"), "/history"),
+        (await api.get(who, f"{base}/verify"), "/verify"),
+        (await api.post(who, f"{base}/commands", {"type": "end_turn"},
+                        params={"dry_run": "true"}), "/commands"),
+    ]
+    for answer, route in answers:
+        assert_fits(answer, path + route)
+    return [r.text for r, _ in answers] + [await _sse_text(api, who, base, round_from, version)]
 
 
 async def _sse_text(api, who, base: str, after: int, upto: int) -> str:

@@ -16,6 +16,7 @@ from service.http.problems import to_problem
 from service.http.settings import HttpSettings
 
 from .conftest import serve, stop
+from .contract_check import errors, examples
 
 
 async def test_given_a_running_app_then_health_and_readiness_are_ok(api):
@@ -96,6 +97,19 @@ async def test_given_an_unknown_route_or_method_then_problems_not_500(api):
 def test_given_the_app_then_the_committed_openapi_document_is_current():
     assert CONTRACT.read_text() == render(), (
         "openapi/openapi.json is stale: run `python -m service.http.contract`")
+
+
+def test_given_the_contract_then_every_example_fits_its_schema():
+    found = list(examples())
+    wrong = [(where, errors(schema, value)) for where, schema, value in found
+             if errors(schema, value)]
+
+    assert not wrong
+    documented = {where for where, _, _ in found}
+    for operation in ("GET /v1/games/{game_id}/view 200", "POST /v1/games/{game_id}/commands 200",
+                      "GET /v1/games/{game_id}/legal-commands 200",
+                      "GET /v1/games/{game_id}/events 200", "POST /v1/games request"):
+        assert operation in documented
 
 
 def test_given_the_contract_then_every_operation_has_an_explicit_id_and_problem_answers():
