@@ -101,8 +101,8 @@ def test_given_the_app_then_the_committed_openapi_document_is_current():
 
 def test_given_the_contract_then_every_example_fits_its_schema():
     found = list(examples())
-    wrong = [(where, errors(schema, value)) for where, schema, value in found
-             if errors(schema, value)]
+    wrong = [(where, problems) for where, schema, value in found
+             if (problems := errors(schema, value))]
 
     assert not wrong
     documented = {where for where, _, _ in found}
