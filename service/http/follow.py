@@ -24,7 +24,7 @@ from service.domain.views import Viewer
 from service.events.store import redacted_for
 
 from . import examples
-from .context import Authed, Runtime, authenticate, game_access, runtime_of
+from .context import Authed, Runtime, authenticate, game_access, runtime_of, version_number
 from .problems import problem_responses
 from .schemas import EventOut, EventPage
 
@@ -81,7 +81,8 @@ class FollowController(Controller):
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)
         if "text/event-stream" in request.headers.get("accept", ""):
-            start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after
+            resumed = version_number(last_event_id) if last_event_id else None
+            start = after if resumed is None else resumed
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, game_id, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

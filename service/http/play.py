@@ -35,6 +35,7 @@ from .context import (
     runtime_of,
     seat_in,
     single_read,
+    version_number,
 )
 from .lobby import IdempotencyKey
 from .problems import (
@@ -57,10 +58,10 @@ IfMatch = Annotated[str | None, HeaderParameter(
 
 
 def parse_version_tag(tag: str) -> int:
-    raw = tag.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit() or len(raw) > 9:
+    version = version_number(tag.strip().removeprefix("W/").strip('"'))
+    if version is None:
         raise Problem(400, "malformed_request", "If-Match takes a game version, e.g. \"12\".")
-    return int(raw)
+    return version
 
 
 async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game, int]:

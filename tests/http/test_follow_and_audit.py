@@ -107,6 +107,16 @@ async def test_given_last_event_id_then_the_stream_resumes_after_it(api):
     assert [g["id"] for g in got if "id" in g] == [current - 1, current]
 
 
+async def test_given_a_last_event_id_that_is_no_version_then_the_stream_starts_at_after(api):
+    game_id, seats = await _game(api, played=2)
+    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+
+    for last_id in (b"\xb2", b"soon"):  # "²" in Latin-1: a digit to str.isdigit, not to int
+        got = await _sse(api.http, f"/v1/games/{game_id}/events?after={current - 1}",
+                         {**seats[1].auth, "Last-Event-ID": last_id}, 1)
+        assert [g["id"] for g in got if "id" in g] == [current]
+
+
 async def test_given_an_idle_stream_then_heartbeats_arrive_as_comments_only(api):
     game_id, seats = await _game(api)
     current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
