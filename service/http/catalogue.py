@@ -10,6 +10,8 @@ from litestar import get
 from service.domain.cards import EDITIONS, CardSpec, Edition
 from service.domain.ruleset import RuleSet, preset
 
+from .operations import PublicOperation
+
 
 class CardTypeInfo(msgspec.Struct, frozen=True):
     type: str
@@ -66,6 +68,7 @@ _CATALOGUE = build_catalogue()
         "option's default and description."
     ),
     tags=["rules"],
+    operation_class=PublicOperation,
 )
 async def list_rulesets() -> Catalogue:
     return _CATALOGUE

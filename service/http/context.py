@@ -8,7 +8,6 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -119,15 +118,6 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
 
 # A request `authenticate` let through: `request.user` is the calling player.
 Authed = Request[Player, None, State]
-
-
-_VERSION = re.compile(r"[0-9]{1,9}")
-
-
-def version_number(text: str) -> int | None:
-    """A game version sent in a header (If-Match, Last-Event-ID), or None. ASCII digits
-    only: headers arrive as Latin-1, where `str.isdigit` also takes "²", which `int` refuses."""
-    return int(text) if _VERSION.fullmatch(text) else None
 
 
 def runtime_of(request: Request[Any, Any, Any]) -> Runtime:

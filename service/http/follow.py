@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
@@ -24,11 +25,12 @@ from service.domain.views import Viewer
 from service.events.store import redacted_for
 
 from . import examples
-from .context import Authed, Runtime, authenticate, game_access, runtime_of, version_number
+from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
-from .schemas import EventOut, EventPage
+from .schemas import VERSION_QUERY, EventOut, EventPage
 
 _encode = msgspec.json.Encoder().encode
+_VERSION = re.compile(r"[0-9]{1,9}")
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 # A heartbeat is a comment alone: Litestar's message defaults to an empty `data:` line, which
@@ -71,7 +73,7 @@ class FollowController(Controller):
          operation_class=EventsOperation)
     async def events(
         self, request: Authed, game_id: str,
-        after: Annotated[int, Parameter(ge=0, le=10**9)] = 0,
+        after: Annotated[int, VERSION_QUERY] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
                                                        max_length=16)] = None,
@@ -81,8 +83,9 @@ class FollowController(Controller):
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)
         if "text/event-stream" in request.headers.get("accept", ""):
-            resumed = version_number(last_event_id) if last_event_id else None
-            start = after if resumed is None else resumed
+            # ASCII digits only: headers arrive as Latin-1, where str.isdigit also takes "²".
+            resumed = _VERSION.fullmatch(last_event_id or "")
+            start = int(resumed[0]) if resumed else after
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, game_id, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

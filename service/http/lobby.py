@@ -23,6 +23,7 @@ from service.resign import resign
 
 from . import examples
 from .context import Authed, GameAccess, Runtime, authenticate, game_access, runtime_of
+from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
 from .schemas import (
     AddBotBody,
@@ -156,7 +157,7 @@ class GamesController(Controller):
         return GameDetail(summary(access), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
-          status_code=200, responses=WRITE_PROBLEMS)
+          status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
     async def join(self, request: Authed, game_id: str,
                    data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
@@ -166,7 +167,7 @@ class GamesController(Controller):
         return await self._summary(runtime, game_id)
 
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
-          status_code=200, responses=WRITE_PROBLEMS)
+          status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
     async def add_bot(self, request: Authed, game_id: str,
                       data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
                       idempotency_key: IdempotencyKey = None) -> GameSummary:

@@ -10,11 +10,12 @@ from litestar import Request, Response, get
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from .context import Runtime, runtime_of
+from .operations import PublicOperation
 from .schemas import Health
 
 
 @get("/v1/healthz", operation_id="getHealth", summary="The process is up", tags=["ops"],
-     security=[], exclude_from_rate_limit=True)
+     exclude_from_rate_limit=True, operation_class=PublicOperation)
 async def healthz() -> Health:
     return Health("ok")
 
@@ -34,8 +35,9 @@ async def _redis(url: str) -> None:
         await client.aclose()
 
 
-@get("/v1/readyz", operation_id="getReadiness", tags=["ops"], security=[],
-     summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True)
+@get("/v1/readyz", operation_id="getReadiness", tags=["ops"],
+     summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True,
+     operation_class=PublicOperation)
 async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
     runtime = runtime_of(request)
     checks: dict[str, str] = {}
@@ -53,6 +55,7 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
 
 
 @get("/v1/metrics", operation_id="getMetrics", summary="Prometheus metrics", tags=["ops"],
-     security=[], media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True)
+     media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True,
+     operation_class=PublicOperation)
 async def metrics() -> Response[str]:
     return Response(generate_latest(REGISTRY).decode(), media_type=CONTENT_TYPE_LATEST)

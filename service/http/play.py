@@ -35,33 +35,29 @@ from .context import (
     runtime_of,
     seat_in,
     single_read,
-    version_number,
 )
 from .lobby import IdempotencyKey
 from .problems import (
-    Problem,
     forbidden,
-    malformed_header,
+    malformed,
     not_your_decision,
     problem_responses,
     rule_violation,
 )
-from .schemas import CommandResult, EventOut, LegalCommands, ViewOut
+from .schemas import VERSION_QUERY, CommandResult, EventOut, LegalCommands, ViewOut
 from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
 IfMatch = Annotated[str | None, HeaderParameter(
-    name="If-Match", required=False, max_length=32,
+    name="If-Match", required=False, max_length=32, pattern=r'^(W/)?"?[0-9]{1,9}"?$',
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.",
 )]
 
 
 def parse_version_tag(tag: str) -> int:
-    version = version_number(tag.strip().removeprefix("W/").strip('"'))
-    if version is None:
-        raise Problem(400, "malformed_request", "If-Match takes a game version, e.g. \"12\".")
-    return version
+    """An If-Match value, already held to `IfMatch`'s pattern: 12, "12" or W/"12"."""
+    return int(tag.removeprefix("W/").strip('"'))
 
 
 async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game, int]:
@@ -132,14 +128,14 @@ class PlayController(Controller):
          operation_class=ViewOperation)
     async def view(
         self, request: Authed, game_id: str,
-        wait_for_version: Annotated[int | None, Parameter(ge=0, le=10**9)] = None,
+        wait_for_version: Annotated[int | None, VERSION_QUERY] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
     ) -> Response[ViewOut]:
         runtime, player = runtime_of(request), request.user
         if_none_match = header(request, b"if-none-match")
         if if_none_match is not None and len(if_none_match) > IF_NONE_MATCH_MAX:
-            raise malformed_header(request, "if_none_match",
-                                   f"Expected `str` of length <= {IF_NONE_MATCH_MAX}")
+            raise malformed(request, "header", "if_none_match",
+                            f"Expected `str` of length <= {IF_NONE_MATCH_MAX}")
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)

@@ -10,6 +10,7 @@ from litestar.params import Body
 
 from . import examples
 from .context import Authed, Runtime, authenticate
+from .operations import PublicOptionalBodyOperation
 from .problems import problem_responses
 from .schemas import NewPlayer, PlayerCreated, PlayerOut
 
@@ -21,7 +22,8 @@ class PlayersController(Controller):
     @post(
         "/", operation_id="createPlayer", summary="Create a player and its API key",
         description="The API key is returned once; send it as `Authorization: Bearer <key>`.",
-        security=[], responses=problem_responses(400, 413, 429),
+        responses=problem_responses(400, 413, 429),
+        operation_class=PublicOptionalBodyOperation,
     )
     async def create_player(
         self, state: State,

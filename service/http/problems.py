@@ -56,17 +56,32 @@ class Problem(ProblemDetailsException):
 
 
 class BodyRequest(Request[Any, Any, Any]):
-    """Litestar answers 400 to a body msgspec cannot decode, but only for msgspec's own
-    DecodeError: msgspec raises UnicodeDecodeError for a body that is not UTF-8 and
-    RecursionError for JSON nested too deeply, and both were 500s. The app's request class."""
+    """The app's request class: a JSON body is held to its route's type as the document
+    states it.
+
+    - Litestar answers 400 to a body msgspec cannot decode, but only for msgspec's own
+      DecodeError: msgspec raises UnicodeDecodeError for a body that is not UTF-8 and
+      RecursionError for JSON nested too deeply, and both were 500s.
+    - Litestar converts bodies leniently (`0` for `false`, `"4"` for `4`), as it must for query
+      strings; a body that does not fit the schema is refused instead, so a client's mistake
+      shows at once rather than being guessed at.
+    """
 
     async def json(self) -> Any:
         try:
-            return await super().json()
+            value = await super().json()
         except UnicodeDecodeError as exc:
             raise SerializationException("The body is not valid UTF-8.") from exc
         except RecursionError as exc:
             raise SerializationException("The body's JSON is nested too deeply.") from exc
+        data = self.route_handler.parsed_data_field
+        if data is not None:
+            try:
+                msgspec.convert(value, data.annotation, strict=True)
+            except msgspec.ValidationError as exc:
+                message, _, where = str(exc).partition(" - at `$")
+                raise malformed(self, "body", where.strip(".`") or "data", message) from None
+        return value
 
 
 # Failures the HTTP layer itself detects.
@@ -78,12 +93,12 @@ def forbidden(code: str, detail: str) -> Problem:
     return Problem(403, code, detail)
 
 
-def malformed_header(request: Request[Any, Any, Any], key: str, message: str) -> Problem:
-    """For a header a route reads itself: the 400 Litestar gives for a header parameter."""
+def malformed(request: Request[Any, Any, Any], source: str, key: str, message: str) -> Problem:
+    """The 400 Litestar gives for a parameter or body that fails validation."""
     url = request.url
     path = url.path + (f"?{url.query}" if url.query else "")
     return Problem(400, "malformed_request", f"Validation failed for {request.method} {path}",
-                   errors=[{"message": message, "key": key, "source": "header"}])
+                   errors=[{"message": message, "key": key, "source": source}])
 
 
 def not_your_decision(awaiting: tuple[int, ...]) -> Problem:

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
+from litestar.params import Parameter
 
 from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
@@ -36,7 +37,10 @@ class PlayerCreated(msgspec.Struct):
 
 # Lobby.
 
-SeatNo = Annotated[int, msgspec.Meta(ge=0, le=5)]
+# Litestar leaves a falsy bound out of the document (`ge=0` gives no `minimum`), so these
+# restate it (its msgspec plugin reads additions from `extra_json_schema["extra"]`).
+SeatNo = Annotated[int, msgspec.Meta(ge=0, le=5, extra_json_schema={"extra": {"minimum": 0}})]
+VERSION_QUERY = Parameter(ge=0, le=10**9, schema_extra={"minimum": 0})  # a game version
 
 
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True):

@@ -112,6 +112,24 @@ async def test_given_a_bad_cursor_or_filter_then_400(api):
     assert bad_status.status_code == 400
 
 
+async def test_given_a_body_of_the_wrong_types_then_400_naming_the_field_and_no_game(api):
+    alice = await api.player()
+    before = (await api.get(alice, "/v1/games", params={"limit": 100})).json()["games"]
+
+    answers = {field: await api.post(alice, "/v1/games", body) for field, body in (
+        ("ruleset.public_set_composition", {"ruleset": {"players": 4,
+                                                        "public_set_composition": 0}}),
+        ("ruleset.players", {"ruleset": {"players": "4"}}),
+        ("bots[0].level", {"ruleset": {"players": 4}, "bots": [{"level": 1}]}),
+    )}
+
+    for field, r in answers.items():
+        assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
+        assert r.json()["errors"][0]["key"] == field and r.json()["errors"][0]["source"] == "body"
+    after = (await api.get(alice, "/v1/games", params={"limit": 100})).json()["games"]
+    assert [g["game_id"] for g in after] == [g["game_id"] for g in before]
+
+
 async def test_given_a_private_game_then_outsiders_get_403_and_unknown_ids_404(api):
     alice, eve = await api.player(), await api.player()
     game_id = await api.game(alice, [], start=False, public=False, ruleset={"players": 2})

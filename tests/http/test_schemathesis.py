@@ -1,5 +1,6 @@
-"""schemathesis against the running app, driven by the committed contract: no 5xx, and every
-answer matches the schema (status code, content type, headers and body)."""
+"""schemathesis against the running app, driven by the committed contract: no 5xx, every
+answer matches the schema (status code, content type, headers and body), and every request
+the schema forbids is refused."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    ignored_auth,
+    missing_required_header,
+    negative_data_rejection,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
@@ -18,8 +22,11 @@ from schemathesis.specs.openapi.checks import (
 from service.http.contract import CONTRACT
 
 schema = schemathesis.openapi.from_path(CONTRACT)
+# The document also holds the server to its inputs: what it declares open or keyed, required
+# or optional, and which bodies and parameters it refuses (unknown fields, out-of-range numbers).
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance]
+          response_headers_conformance, response_schema_conformance, ignored_auth,
+          missing_required_header, negative_data_rejection]
 
 
 @pytest.fixture(scope="module")
