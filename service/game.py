@@ -49,6 +49,10 @@ class Game(msgspec.Struct, frozen=True):
             return None
         return seats[0], self.lobby.seats[seats[0]]
 
+    def held_by(self, seat: int, player_id: str) -> bool:
+        """Whether `seat` belongs to that human player in this state of the game."""
+        return self.lobby is not None and self.lobby.seat_of(player_id) == seat
+
     def is_bot(self, seat: int) -> bool:
         return self.lobby is not None and isinstance(self.lobby.seats[seat], BotSeat)
 

@@ -127,8 +127,7 @@ class Pipeline:
         def decide(game: Game) -> tuple[list[AnyEvent], Game]:
             if game.status == "lobby" or game.state is None:
                 raise RuleViolation("not_started", "The game has not started.")
-            if player_id is not None and (game.lobby is None
-                                          or game.lobby.seat_of(player_id) != seat):
+            if player_id is not None and not game.held_by(seat, player_id):
                 raise RuleViolation("not_seated", "The seat is no longer yours.")
             events, state = execute(game.state, command, seat)
             return list(events), replace(game, state=state)
