@@ -27,10 +27,10 @@ from service.events.store import redacted_for
 from . import examples
 from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
-from .schemas import VERSION_QUERY, EventOut, EventPage
+from .schemas import VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage
 
 _encode = msgspec.json.Encoder().encode
-_VERSION = re.compile(r"[0-9]{1,9}")
+_VERSION = re.compile(VERSION_DIGITS)
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 # A heartbeat is a comment alone: Litestar's message defaults to an empty `data:` line, which

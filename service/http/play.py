@@ -44,12 +44,12 @@ from .problems import (
     problem_responses,
     rule_violation,
 )
-from .schemas import VERSION_QUERY, CommandResult, EventOut, LegalCommands, ViewOut
+from .schemas import VERSION_DIGITS, VERSION_QUERY, CommandResult, EventOut, LegalCommands, ViewOut
 from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
 IfMatch = Annotated[str | None, HeaderParameter(
-    name="If-Match", required=False, max_length=32, pattern=r'^(W/)?"?[0-9]{1,9}"?$',
+    name="If-Match", required=False, max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.",
 )]
@@ -186,7 +186,7 @@ class PlayController(Controller):
                 games.c.game_id == game_id))
         if current is not None and game.version < current:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
-            if game.lobby is None or game.lobby.seat_of(player.player_id) != seat:
+            if not game.held_by(seat, player.player_id):
                 raise forbidden("not_seated", "The seat is no longer yours.")
         commands = _legal(game, seat)
         return LegalCommands(game_id, game.version, seat, commands)

@@ -41,6 +41,7 @@ class PlayerCreated(msgspec.Struct):
 # restate it (its msgspec plugin reads additions from `extra_json_schema["extra"]`).
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=5, extra_json_schema={"extra": {"minimum": 0}})]
 VERSION_QUERY = Parameter(ge=0, le=10**9, schema_extra={"minimum": 0})  # a game version
+VERSION_DIGITS = "[0-9]{1,9}"  # a game version in a header; ASCII only (headers are Latin-1)
 
 
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True):
