@@ -1,11 +1,16 @@
-"""Run the Alembic migrations from code (`cya db upgrade`, tests)."""
+"""Run the Alembic migrations from code (`cya db upgrade`, tests), and tell whether a
+database's schema is the one this code needs (readiness)."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -20,3 +25,22 @@ def alembic_config(database_url: str) -> Config:
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Blocking: it runs its own event loop, so call it outside one (or in a thread)."""
     command.upgrade(alembic_config(database_url), revision)
+
+
+@cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory(str(MIGRATIONS))
+
+
+def schema_behind(conn: Connection) -> str | None:
+    """Why the database's schema is older than this code needs (no schema at all, or a
+    revision before the newest), or None. A revision this code does not know is newer: a
+    rolled-back release may serve it, since migrations only add."""
+    scripts = _scripts()
+    head = scripts.get_current_head()
+    current = MigrationContext.configure(conn).get_current_revision()
+    if current == head:
+        return None
+    if current is not None and current not in {s.revision for s in scripts.walk_revisions()}:
+        return None
+    return f"schema at revision {current or 'none'}, this code needs {head}: run `cya db upgrade`"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import logging
 import signal
 import threading
 from collections.abc import Callable
@@ -29,7 +31,7 @@ from .follow import FollowController
 from .lobby import GamesController
 from .metrics import request_metrics
 from .operations import StrictStructSchemaPlugin
-from .ops import healthz, metrics, readyz
+from .ops import healthz, metrics, readyz, schema_behind_of
 from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS, BodyRequest
@@ -63,6 +65,8 @@ def openapi_config() -> OpenAPIConfig:
         use_handler_docstrings=False,
     )
 
+log = logging.getLogger(__name__)
+
 
 def create_app(
     settings: Settings | None = None,
@@ -82,6 +86,12 @@ def create_app(
     restore: list[Callable[[], object]] = []
 
     async def startup(app: Litestar) -> None:
+        # An operator who skipped the migrations learns it here, not from each request's
+        # 500; readiness stays 503 until they run (a database out of reach: readiness too).
+        with contextlib.suppress(Exception):
+            behind = await asyncio.wait_for(schema_behind_of(services.engine), 5.0)
+            if behind is not None:
+                log.error("the database is not ready for this code: %s", behind)
         # Resume work owed from before a restart at once, not at the next command.
         start_due_work(services.pipeline.scheduler)
         restore.extend(_drain_feeds_on_exit_signal(runtime.feeds))

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import sqlalchemy as sa
 from litestar import Request, Response, get
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.events.migrate import schema_behind
 
 from .context import Runtime, runtime_of
 from .operations import PublicOperation
@@ -20,12 +22,19 @@ async def healthz() -> Health:
     return Health("ok")
 
 
-async def _database(runtime: Runtime) -> None:
-    async with runtime.services.engine.connect() as conn:
-        await conn.execute(sa.text("SELECT 1"))
+async def schema_behind_of(engine: AsyncEngine) -> str | None:
+    """Why the database's schema is too old for this code, or None (also raises when the
+    database cannot be reached)."""
+    async with engine.connect() as conn:
+        return await conn.run_sync(schema_behind)
 
 
-async def _redis(url: str) -> None:
+async def _database(runtime: Runtime) -> str:
+    behind = await schema_behind_of(runtime.services.engine)
+    return "ok" if behind is None else f"not ready: {behind}"
+
+
+async def _redis(url: str) -> str:
     import redis.asyncio as redis
 
     client = redis.from_url(url)
@@ -33,10 +42,12 @@ async def _redis(url: str) -> None:
         await client.ping()
     finally:
         await client.aclose()
+    return "ok"
 
 
 @get("/v1/readyz", operation_id="getReadiness", tags=["ops"],
-     summary="The database (and Redis, when configured) answer", exclude_from_rate_limit=True,
+     summary="The database (with the schema this code needs) and Redis, when configured, "
+     "answer", exclude_from_rate_limit=True,
      operation_class=PublicOperation)
 async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
     runtime = runtime_of(request)
@@ -46,8 +57,7 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
         probes["redis"] = _redis(runtime.services.settings.redis_url)
     for name, probe in probes.items():
         try:
-            await asyncio.wait_for(probe, 2.0)
-            checks[name] = "ok"
+            checks[name] = await asyncio.wait_for(probe, 2.0)
         except Exception as exc:  # any failure means "not ready", with the reason
             checks[name] = f"unavailable: {type(exc).__name__}"
     ok = all(v == "ok" for v in checks.values())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sqlite3
 
 import asyncpg
@@ -14,6 +16,7 @@ from service.events.migrate import upgrade
 from service.http.contract import CONTRACT, render
 from service.http.problems import to_problem
 from service.http.settings import HttpSettings
+from tests.postgres import database, url_of
 
 from .conftest import serve, stop
 from .contract_check import errors, examples
@@ -48,6 +51,52 @@ async def test_given_an_unreachable_database_then_requests_answer_503_with_retry
         assert r.headers["retry-after"] == "1"
     assert ready.status_code == 503 and ready.json()["checks"]["database"].startswith(
         "unavailable")
+
+
+class _Recorded(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+async def test_given_an_unmigrated_database_then_not_ready_until_the_migrations_run(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.sqlite3'}"
+    # On the app's own logger: the app configures the root logger at startup (caplog's).
+    recorded, app_log = _Recorded(), logging.getLogger("service.http.app")
+    app_log.addHandler(recorded)
+    try:
+        live = serve(Settings(database_url=url))
+    finally:
+        app_log.removeHandler(recorded)
+    try:
+        async with httpx.AsyncClient(base_url=live.url) as http:
+            before = await http.get("/v1/readyz")
+            await asyncio.to_thread(upgrade, url)
+            after = await http.get("/v1/readyz")
+    finally:
+        stop(live)
+
+    reason = "schema at revision none, this code needs 0005: run `cya db upgrade`"
+    assert before.status_code == 503
+    assert before.json()["checks"] == {"database": f"not ready: {reason}"}
+    assert recorded.messages == [f"the database is not ready for this code: {reason}"]
+    assert after.status_code == 200 and after.json()["checks"] == {"database": "ok"}
+
+
+def test_given_a_database_migrated_to_an_older_revision_then_readiness_names_both():
+    with database("cya_old_schema", revision="0003") as name:
+        live = serve(Settings(database_url=url_of(name)))
+        try:
+            ready = httpx.get(f"{live.url}/v1/readyz")
+        finally:
+            stop(live)
+
+    assert ready.status_code == 503
+    assert ready.json()["checks"]["database"] == (
+        "not ready: schema at revision 0003, this code needs 0005: run `cya db upgrade`")
 
 
 def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s():
