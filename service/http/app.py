@@ -9,13 +9,14 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.types import HTTPScope, Message
 
 from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
@@ -68,6 +69,28 @@ def openapi_config() -> OpenAPIConfig:
 log = logging.getLogger(__name__)
 
 
+class Api(Litestar):
+    """Litestar, plus HEAD for every GET route (RFC 9110 §9.3.2: a general-purpose server
+    must support it; uptime monitors probe with it): the GET's status and headers, no body.
+    Litestar itself answers HEAD with 405 unless a route declares a bodiless HEAD handler."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await super().__call__(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] != "http.response.body":
+                await send(message)
+            elif not sent_end:
+                sent_end.append(True)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        sent_end: list[bool] = []
+        await super().__call__(cast("HTTPScope", {**scope, "method": "GET"}), receive,
+                               headers_only)
+
+
 def create_app(
     settings: Settings | None = None,
     http: HttpSettings | None = None,
@@ -109,7 +132,7 @@ def create_app(
             identifier_for_request=rate_limit_identity,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
         ).middleware)
-    app = Litestar(
+    app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
                         AuditController, list_rulesets, healthz, readyz, metrics],

@@ -277,3 +277,26 @@ async def test_given_cors_origins_set_then_only_those_pages_may_call(one_origin)
     assert theirs.status_code == 400
     assert simple.status_code == 201  # the server acts; the browser hides the answer:
     assert "access-control-allow-origin" not in simple.headers
+
+
+async def test_given_head_then_every_get_route_answers_its_status_and_headers_without_a_body(
+        api):
+    player = await api.player("alice")
+    game_id = await api.game(player, [await api.player("bob")])
+    view = await api.get(player, f"/v1/games/{game_id}/view")
+
+    head_view = await api.http.head(f"/v1/games/{game_id}/view", headers=player.auth)
+    head_health = await api.http.head("/v1/healthz")
+    head_anonymous = await api.http.head(f"/v1/games/{game_id}/view")
+    head_stream = await api.http.head(f"/v1/games/{game_id}/events",
+                                      headers={**player.auth, "Accept": "text/event-stream"})
+    head_post_only = await api.http.head(f"/v1/games/{game_id}/commands", headers=player.auth)
+
+    assert (head_view.status_code, head_view.content) == (200, b"")
+    assert head_view.headers["etag"] == view.headers["etag"]
+    assert head_view.headers["content-length"] == view.headers["content-length"]
+    assert (head_health.status_code, head_health.content) == (200, b"")
+    assert (head_anonymous.status_code, head_anonymous.content) == (401, b"")
+    assert head_stream.status_code == 200
+    assert head_stream.headers["content-type"].startswith("text/event-stream")
+    assert head_post_only.status_code == 405
