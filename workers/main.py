@@ -10,6 +10,7 @@ and a dead worker's job is found again by the sweeper. Run several workers for p
 
 from __future__ import annotations
 
+import asyncio
 import faulthandler
 import logging
 import os
@@ -21,6 +22,8 @@ from rq import Queue, SimpleWorker
 
 from service.bootstrap import tune_gc
 from service.config import Settings
+from service.events.engine import create_engine
+from service.events.migrate import schema_behind_of
 
 from . import jobs
 from .sweeper import Sweeper
@@ -31,6 +34,9 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     if not settings.redis_url:
         raise SystemExit("cya worker needs CYA_REDIS_URL")
     logging.basicConfig(level=logging_level)
+    behind = asyncio.run(_schema_behind(settings.database_url))
+    if behind is not None:
+        raise SystemExit(f"cya worker: the database is not ready for this code: {behind}")
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
     name = name or f"cya-{socket.gethostname()}-{os.getpid()}"
     redis = Redis.from_url(settings.redis_url)
@@ -46,3 +52,16 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     finally:
         sweeper.stop()
         jobs.shutdown()
+
+
+async def _schema_behind(database_url: str) -> str | None:
+    """Every job would fail on a database the migrations have not reached: refuse to start.
+    One out of reach may come back; its jobs retry, so start anyway."""
+    engine = create_engine(database_url)
+    try:
+        return await asyncio.wait_for(schema_behind_of(engine), 10.0)
+    except Exception as exc:  # out of reach: a warning, not a refusal
+        logging.getLogger(__name__).warning("database not reachable at start: %r", exc)
+        return None
+    finally:
+        await engine.dispose()

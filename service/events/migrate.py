@@ -11,6 +11,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -44,3 +45,9 @@ def schema_behind(conn: Connection) -> str | None:
     if current is not None and current not in {s.revision for s in scripts.walk_revisions()}:
         return None
     return f"schema at revision {current or 'none'}, this code needs {head}: run `cya db upgrade`"
+
+
+async def schema_behind_of(engine: AsyncEngine) -> str | None:
+    """`schema_behind` of the engine's database (raises when it cannot be reached)."""
+    async with engine.connect() as conn:
+        return await conn.run_sync(schema_behind)

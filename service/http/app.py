@@ -21,6 +21,7 @@ from litestar.types import HTTPScope, Message
 from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
 from service.due.schedulers import start as start_due_work
+from service.events.migrate import schema_behind_of
 from service.notify import Scheduler
 from service.players import PlayerDirectory
 
@@ -32,7 +33,7 @@ from .follow import FollowController
 from .lobby import GamesController
 from .metrics import request_metrics
 from .operations import StrictStructSchemaPlugin
-from .ops import healthz, metrics, readyz, schema_behind_of
+from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
 from .problems import EXCEPTION_HANDLERS, BodyRequest

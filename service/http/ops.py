@@ -7,9 +7,8 @@ from typing import Any
 
 from litestar import Request, Response, get
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.events.migrate import schema_behind
+from service.events.migrate import schema_behind_of
 
 from .context import Runtime, runtime_of
 from .operations import PublicOperation
@@ -20,13 +19,6 @@ from .schemas import Health
      exclude_from_rate_limit=True, operation_class=PublicOperation)
 async def healthz() -> Health:
     return Health("ok")
-
-
-async def schema_behind_of(engine: AsyncEngine) -> str | None:
-    """Why the database's schema is too old for this code, or None (also raises when the
-    database cannot be reached)."""
-    async with engine.connect() as conn:
-        return await conn.run_sync(schema_behind)
 
 
 async def _database(runtime: Runtime) -> str:
