@@ -1,5 +1,5 @@
 """Run the Alembic migrations from code (`cya db upgrade`, tests), and tell whether a
-database's schema is the one this code needs (readiness)."""
+database's schema is the one this code needs (API readiness, a worker's start)."""
 
 from __future__ import annotations
 

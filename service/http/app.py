@@ -41,6 +41,8 @@ from .rate_limit import CountingRateLimitConfig
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
 
+log = logging.getLogger(__name__)
+
 API_VERSION = "1.0.0"
 DESCRIPTION = """\
 Cover Your Assets as a service. Create a player (`POST /v1/players`) to get an API key and
@@ -66,8 +68,6 @@ def openapi_config() -> OpenAPIConfig:
                                     "ops")],
         use_handler_docstrings=False,
     )
-
-log = logging.getLogger(__name__)
 
 
 class Api(Litestar):
