@@ -15,7 +15,7 @@ from service.game import Game, advance, apply_all
 
 from .context import Authed, authenticate, game_access, runtime_of
 from .problems import Problem, forbidden, problem_responses
-from .schemas import StateOut
+from .schemas import GameId, StateOut
 
 _encode = msgspec.json.Encoder().encode
 
@@ -44,8 +44,8 @@ class AuditController(Controller):
          responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
                                       media_type="application/x-ndjson",
                                       description="One JSON event per line, oldest first."),
-                    **problem_responses(401, 403, 404, 429)})
-    async def history(self, request: Authed, game_id: str) -> Response[bytes]:
+                    **problem_responses(400, 401, 403, 404, 429)})
+    async def history(self, request: Authed, game_id: GameId) -> Response[bytes]:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
@@ -67,7 +67,7 @@ class AuditController(Controller):
     @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
          description="The same visibility as `GET /view`: your own hand only, at that version.",
          responses=problem_responses(400, 401, 403, 404, 429))
-    async def state(self, request: Authed, game_id: str,
+    async def state(self, request: Authed, game_id: GameId,
                     version: Annotated[int, Parameter(ge=1, le=10**9)]) -> StateOut:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
@@ -86,8 +86,8 @@ class AuditController(Controller):
 
     @get("/verify", operation_id="verifyGame",
          summary="Check the hash chain and every revealed shuffle",
-         responses=problem_responses(401, 403, 404, 429))
-    async def verify(self, request: Authed, game_id: str) -> VerifyReport:
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def verify(self, request: Authed, game_id: GameId) -> VerifyReport:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).viewer(player)

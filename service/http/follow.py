@@ -27,7 +27,7 @@ from service.events.store import redacted_for
 from . import examples
 from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
-from .schemas import VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage
+from .schemas import VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage, GameId
 
 _encode = msgspec.json.Encoder().encode
 _VERSION = re.compile(VERSION_DIGITS)
@@ -72,7 +72,7 @@ class FollowController(Controller):
                     **problem_responses(400, 401, 403, 404, 429)},
          operation_class=EventsOperation)
     async def events(
-        self, request: Authed, game_id: str,
+        self, request: Authed, game_id: GameId,
         after: Annotated[int, VERSION_QUERY] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -26,14 +27,17 @@ from .context import Authed, GameAccess, Runtime, authenticate, game_access, run
 from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
 from .schemas import (
+    GAME_ID_PATTERN,
     AddBotBody,
     GameDetail,
+    GameId,
     GamePage,
     GameSummary,
     JoinSeat,
     NewGame,
 )
 
+_GAME_ID = re.compile(GAME_ID_PATTERN)
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", required=False, max_length=128,
     description="Send the same key again to get the first result instead of acting twice.",
@@ -82,9 +86,12 @@ def _cursor(token: str | None) -> tuple[datetime, str] | None:
         return None
     try:
         at, _, game_id = base64.urlsafe_b64decode(token.encode()).decode().partition("|")
-        return datetime.fromisoformat(at), game_id
+        after = datetime.fromisoformat(at)
+        if after.tzinfo is not None and _GAME_ID.match(game_id):
+            return after, game_id
     except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise Problem(400, "malformed_request", "Not a cursor this API gave out.") from None
+        pass
+    raise Problem(400, "malformed_request", "Not a cursor this API gave out.")
 
 
 class GamesController(Controller):
@@ -145,8 +152,8 @@ class GamesController(Controller):
         return GamePage(page, next_cursor)
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game's summary and spectator view",
-         responses=problem_responses(401, 403, 404, 429))
-    async def get_game(self, request: Authed, game_id: str) -> GameDetail:
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def get_game(self, request: Authed, game_id: GameId) -> GameDetail:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
@@ -158,7 +165,7 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
-    async def join(self, request: Authed, game_id: str,
+    async def join(self, request: Authed, game_id: GameId,
                    data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
@@ -168,7 +175,7 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
-    async def add_bot(self, request: Authed, game_id: str,
+    async def add_bot(self, request: Authed, game_id: GameId,
                       data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
                       idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
@@ -180,7 +187,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/start", operation_id="startGame",
           summary="Deal (creator only; every seat taken)", status_code=200,
           responses=WRITE_PROBLEMS)
-    async def start(self, request: Authed, game_id: str,
+    async def start(self, request: Authed, game_id: GameId,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         await self._lobby(runtime, game_id, Start(), player, idempotency_key)
@@ -188,7 +195,7 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up your seat before "
           "the start", status_code=200, responses=WRITE_PROBLEMS)
-    async def leave(self, request: Authed, game_id: str,
+    async def leave(self, request: Authed, game_id: GameId,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
@@ -197,7 +204,7 @@ class GamesController(Controller):
     @post("/{game_id:str}/resign", operation_id="resignGame",
           summary="Resign a running game: a bot plays your seat to the end", status_code=200,
           responses=WRITE_PROBLEMS)
-    async def resign(self, request: Authed, game_id: str,
+    async def resign(self, request: Authed, game_id: GameId,
                      idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:

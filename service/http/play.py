@@ -44,7 +44,15 @@ from .problems import (
     problem_responses,
     rule_violation,
 )
-from .schemas import VERSION_DIGITS, VERSION_QUERY, CommandResult, EventOut, LegalCommands, ViewOut
+from .schemas import (
+    VERSION_DIGITS,
+    VERSION_QUERY,
+    CommandResult,
+    EventOut,
+    GameId,
+    LegalCommands,
+    ViewOut,
+)
 from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
@@ -127,7 +135,7 @@ class PlayController(Controller):
                     **problem_responses(400, 401, 403, 404, 429)},
          operation_class=ViewOperation)
     async def view(
-        self, request: Authed, game_id: str,
+        self, request: Authed, game_id: GameId,
         wait_for_version: Annotated[int | None, VERSION_QUERY] = None,
         timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
     ) -> Response[ViewOut]:
@@ -177,8 +185,8 @@ class PlayController(Controller):
          responses={200: examples.ok(LegalCommands, "Seat 0 to act", "legal",
                                      "Your legal commands (none while the game waits for "
                                      "another seat)."),
-                    **problem_responses(401, 403, 404, 429)})
-    async def legal(self, request: Authed, game_id: str) -> LegalCommands:
+                    **problem_responses(400, 401, 403, 404, 429)})
+    async def legal(self, request: Authed, game_id: GameId) -> LegalCommands:
         runtime, player = runtime_of(request), request.user
         game, seat = await _seated(runtime, game_id, player)
         async with single_read(runtime.services.engine) as conn:
@@ -200,7 +208,7 @@ class PlayController(Controller):
                                "The events your command caused, as you may see them."),
               **problem_responses(400, 401, 403, 404, 409, 413, 422, 429)})
     async def command(
-        self, request: Authed, game_id: str,
+        self, request: Authed, game_id: GameId,
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         idempotency_key: IdempotencyKey = None, if_match: IfMatch = None,
         dry_run: bool = False,

@@ -27,8 +27,9 @@ class PlayersController(Controller):
     )
     async def create_player(
         self, state: State,
-        data: Annotated[NewPlayer | None, Body(description="A display name (optional).",
-                                                 examples=examples.PLAYER)] = None,
+        data: Annotated[NewPlayer | None, Body(
+            description="A display name (optional): 1 to 64 characters, none of them a "
+                        "control character.", examples=examples.PLAYER)] = None,
     ) -> PlayerCreated:
         runtime: Runtime = state.runtime
         player, api_key = await runtime.players.create((data or NewPlayer()).name)

@@ -19,8 +19,15 @@ GameStatus = Literal["lobby", "playing", "finished"]
 # Players.
 
 
+# The end of the string, in Python's and ECMAScript's regexes alike (Python's `$` also matches
+# before a final newline, and msgspec searches with the pattern).
+_END = r"(?![\s\S])"
+# No control characters: a name is shown to other players, and PostgreSQL refuses a NUL in text.
+NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*" + _END
+
+
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] = "player"
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_CONTROLS)] = "player"
 
 
 class PlayerOut(msgspec.Struct):
@@ -36,6 +43,12 @@ class PlayerCreated(msgspec.Struct):
 
 
 # Lobby.
+
+# Opaque to clients (the server's are 32 hex digits); held to a safe alphabet so an id that
+# could never exist is a 400 naming it, not a database error (PostgreSQL refuses a NUL).
+GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}" + _END
+GameId = Annotated[str, Parameter(pattern=GAME_ID_PATTERN,
+                                  description="The game's id, as `POST /v1/games` gave it.")]
 
 # Litestar leaves a falsy bound out of the document (`ge=0` gives no `minimum`), so these
 # restate it (its msgspec plugin reads additions from `extra_json_schema["extra"]`).

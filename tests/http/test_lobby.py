@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import json
+from urllib.parse import quote
+
+from service.http.contract import CONTRACT
+
 
 async def test_given_a_ruleset_and_bots_when_a_game_is_created_then_201_with_the_seats(api):
     alice = await api.player()
@@ -105,10 +111,18 @@ async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_page
 async def test_given_a_bad_cursor_or_filter_then_400(api):
     alice = await api.player()
 
-    bad_cursor = await api.get(alice, "/v1/games", params={"cursor": "!!"})
+    def forged(token: bytes) -> str:
+        return base64.urlsafe_b64encode(token).decode()
+
+    bad_cursors = [await api.get(alice, "/v1/games", params={"cursor": cursor}) for cursor in (
+        "!!",
+        forged(b"2026-11-24T07:18:28+00:00|a\x00b"),  # PostgreSQL refuses a NUL in text
+        forged(b"2026-11-24T07:18:28|ab"),  # no time zone
+    )]
     bad_status = await api.get(alice, "/v1/games", params={"status": "nope"})
 
-    assert bad_cursor.status_code == 400 and bad_cursor.json()["code"] == "malformed_request"
+    for r in bad_cursors:
+        assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
     assert bad_status.status_code == 400
 
 
@@ -139,6 +153,24 @@ async def test_given_a_private_game_then_outsiders_get_403_and_unknown_ids_404(a
 
     assert private.status_code == 403 and private.json()["code"] == "private_game"
     assert unknown.status_code == 404 and unknown.json()["code"] == "game_not_found"
+
+
+async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(api):
+    # PostgreSQL refuses a NUL in text: such an id reached the database as a 500.
+    alice = await api.player()
+    paths = json.loads(CONTRACT.read_text())["paths"]
+    routes = [(method, path) for path, item in paths.items() for method in item
+              if "{game_id}" in path]
+
+    for method, path in routes:
+        for game_id in ("\x00", "a\x00b", "\u00e9", "a" * 65, "ab\n", "a b"):
+            r = await api.http.request(method.upper(), path.replace("{game_id}", quote(
+                game_id, safe="")), params={"version": 1}, headers=alice.auth)
+
+            assert r.status_code == 400, (method, path, game_id, r.text)
+            assert r.json()["code"] == "malformed_request"
+            assert "game_id" in {e["key"] for e in r.json()["errors"]}
+    assert len(routes) == 13
 
 
 async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api):

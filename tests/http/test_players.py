@@ -67,3 +67,15 @@ async def test_given_no_body_then_a_player_is_still_created(api):
 
     assert r.status_code == 201
     assert r.json()["api_key"].startswith("cya_")
+
+
+async def test_given_a_name_with_control_characters_then_400_other_characters_are_kept(api):
+    # PostgreSQL refuses a NUL in text: such a name reached the database as a 500.
+    refused = [await api.http.post("/v1/players", json={"name": name})
+               for name in ("a\x00b", "\x00", "line\nbreak", "trailing\n", "del\x7f", "c1\x85")]
+    zoe = await api.player("Zoë 🎲 ☂")
+
+    for r in refused:
+        assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
+        assert r.json()["errors"][0]["key"] == "name"
+    assert (await api.get(zoe, "/v1/players/me")).json()["name"] == "Zoë 🎲 ☂"
