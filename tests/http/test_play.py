@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import httpx
+
+from service.http.contract import CONTRACT
 
 from .api import Api
 from .conftest import TEST_HTTP, serve, stop
@@ -173,6 +176,22 @@ async def test_given_a_body_not_utf8_or_nested_too_deep_then_400_on_every_body_r
             r = await api.http.post(path, content=body, headers=headers)
             assert r.status_code == 400, (path, r.text)
             assert r.json()["code"] == "malformed_request" and detail in r.json()["detail"]
+
+
+async def test_given_no_body_where_one_is_required_then_400_saying_so(api):
+    game_id, seats = await _two_player_game(api)
+    paths = json.loads(CONTRACT.read_text())["paths"]
+    needing = [(method, path) for path, item in paths.items() for method, op in item.items()
+               if op.get("requestBody", {}).get("required")]
+
+    for method, path in needing:
+        r = await api.http.request(method.upper(), path.replace("{game_id}", game_id),
+                                   headers=seats[0].auth)
+
+        assert r.status_code == 400, (path, r.text)
+        assert r.json()["errors"] == [{"message": "This operation needs a JSON body.",
+                                       "key": "data", "source": "body"}]
+    assert sorted(path for _, path in needing) == ["/v1/games", "/v1/games/{game_id}/commands"]
 
 
 async def test_given_someone_without_a_seat_then_403_for_seat_resources(api):
