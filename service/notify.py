@@ -49,13 +49,17 @@ class RedisPublisher:
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
 
-        self._redis: Any = redis.from_url(url)
+        # Every command publishes and waits for the answer: a Redis that stops answering may
+        # hold it a second, not for as long as TCP takes to give up. A subscription waits for
+        # messages as long as it likes, so it has a client of its own.
+        self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
 
     async def publish(self, game_id: str, version: int) -> None:
         await self._redis.publish(CHANNEL_PREFIX + game_id, str(version))
 
     async def subscribe(self, game_id: str) -> AsyncIterator[int]:
-        pubsub = self._redis.pubsub()
+        pubsub = self._subscriptions.pubsub()
         await pubsub.subscribe(CHANNEL_PREFIX + game_id)
         try:
             async for message in pubsub.listen():
@@ -67,6 +71,7 @@ class RedisPublisher:
 
     async def close(self) -> None:
         await self._redis.aclose()
+        await self._subscriptions.aclose()
 
 
 class Scheduler(Protocol):

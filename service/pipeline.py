@@ -9,10 +9,12 @@ idempotency, the transaction, retries, and the after-commit hooks.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -33,6 +35,8 @@ from .game import Game, advance, apply, apply_all
 from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
 from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
 from .state_cache import StateCache
+
+log = logging.getLogger(__name__)
 
 Decider = Callable[[Game], tuple[list[AnyEvent], Game]]
 
@@ -225,10 +229,25 @@ class Pipeline:
                 continue
             if self.cache is not None:
                 self.cache.put(after)
-            await self.publisher.publish(game_id, after.version)
-            await self.scheduler.schedule(game_id, due)
+            await self._after_commit(game_id, after.version, due)
             return Outcome(game_id, after.version, tuple(batch.stored))
         raise VersionConflict(game_id, game.version, game.version + 1)
+
+    async def _after_commit(self, game_id: str, version: int, due: dict[str, Any] | None
+                            ) -> None:
+        """Tell the streams and the workers. Both are hints that may fail (Redis away) without
+        failing the committed command, which a client would only retry: streams re-read the
+        log on a timer, and the sweeper enqueues every overdue `due_work` row."""
+        try:
+            await self.publisher.publish(game_id, version)
+        except Exception:
+            log.warning("could not publish version %d of game %s; its streams will poll",
+                        version, game_id, exc_info=True)
+        try:
+            await self.scheduler.schedule(game_id, due)
+        except Exception:
+            log.warning("could not schedule the due work of game %s; the sweeper will", game_id,
+                        exc_info=True)
 
     async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,
                         expected: int, current: int) -> Outcome:

@@ -6,19 +6,15 @@ The job is named by its dotted path, so API processes enqueue without importing 
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from redis import Redis
-from redis.exceptions import RedisError
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.projections.rows import BOT_TURN
-
-log = logging.getLogger(__name__)
 
 JOB = "workers.jobs.take_due_decision"
 JOB_TIMEOUT_S = 30
@@ -62,20 +58,15 @@ class RQScheduler:
     """
 
     def __init__(self, redis_url: str, queue_name: str, *, bot_delay_ms: int = 0) -> None:
-        self.redis = Redis.from_url(redis_url)
+        # Blocking, on the event loop: a Redis that stops answering must not stall every
+        # request for as long as TCP takes to give up.
+        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
 
     async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
-        if due is None:
-            return
-        try:
+        if due is not None:  # a Redis error reaches the pipeline, which leaves it to the sweeper
             enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)
-        except RedisError:
-            # The command is committed and its due_work row written: failing the request now
-            # would only make a client retry what succeeded. The sweeper enqueues the row.
-            log.warning("could not enqueue due work for game %s; the sweeper will", game_id,
-                        exc_info=True)
 
     async def close(self) -> None:
         self.redis.close()

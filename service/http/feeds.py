@@ -104,11 +104,14 @@ class Feed:
                 except Exception:  # the database may be away for a moment: retry on the timer
                     log.exception("feed refresh failed for %s", self.game_id)
         finally:
+            # Quietly: with Redis away, ending the subscription fails as well, and that was
+            # the 500 of the long poll whose feed this was.
             if pending is not None:  # it runs the generator: end it before closing that
                 pending.cancel()
-                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await pending
-            await sub.aclose()  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await sub.aclose()  # type: ignore[attr-defined]
 
 
 class Feeds:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 import sqlite3
+import threading
+import time
 
 import asyncpg
 import httpx
@@ -18,6 +22,7 @@ from service.http.problems import to_problem
 from service.http.settings import HttpSettings
 from tests.postgres import database, url_of
 
+from .api import Api
 from .conftest import serve, stop
 from .contract_check import errors, examples
 
@@ -228,6 +233,72 @@ async def test_given_redis_unreachable_then_not_ready_with_the_reason(with_redis
     assert r.json()["status"] == "unavailable"
     assert r.json()["checks"]["database"] == "ok"
     assert r.json()["checks"]["redis"].startswith("unavailable")
+
+
+async def _play_one_command_while_the_other_seat_long_polls(live) -> None:
+    async with httpx.AsyncClient(base_url=live.url, timeout=10) as http:
+        api = Api(http)
+        alice, bob = await api.player(), await api.player()
+        game_id = await api.game(alice, [bob])
+        seats = await api.seats(game_id, [alice, bob])
+        view = (await api.get(alice, f"/v1/games/{game_id}/view")).json()
+        me, other = seats[view["awaiting"][0]], seats[1 - view["awaiting"][0]]
+        command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"]
+
+        poll = asyncio.create_task(api.get(other, f"/v1/games/{game_id}/view", params={
+            "wait_for_version": view["version"] + 1, "timeout": 5}))
+        sent = await api.post(me, f"/v1/games/{game_id}/commands", command[0])
+        seen = await poll
+
+    assert sent.status_code == 200, sent.text
+    assert seen.status_code == 200 and seen.json()["version"] == sent.json()["version"]
+
+
+@pytest.mark.parametrize("with_redis", ["redis://127.0.0.1:1/0"], indirect=True)
+async def test_given_redis_unreachable_then_commands_succeed_and_streams_poll_the_log(
+        with_redis):
+    # Publishing and enqueueing follow the commit: their failure was the committed command's
+    # 500 (a client retrying a game's creation made a second game).
+    await _play_one_command_while_the_other_seat_long_polls(with_redis)
+
+
+@pytest.fixture
+def silent_redis():
+    """A Redis address that accepts connections and never answers."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop_accepting = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.1)
+        while not stop_accepting.is_set():
+            with contextlib.suppress(TimeoutError):
+                held.append(server.accept()[0])
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    stop_accepting.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+@pytest.fixture
+def with_silent_redis(tmp_path, silent_redis):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'silent.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url, redis_url=silent_redis))
+    yield live
+    stop(live)
+
+
+async def test_given_redis_that_never_answers_then_commands_still_succeed(with_silent_redis):
+    started = time.monotonic()
+    await _play_one_command_while_the_other_seat_long_polls(with_silent_redis)
+
+    assert time.monotonic() - started < 30  # each publish gives up after a second
 
 
 _PREFLIGHT = {"Access-Control-Request-Method": "POST",

@@ -46,3 +46,20 @@ async def test_given_redis_then_subscribers_hear_each_commit(database_url):
         await updates.aclose()
     finally:
         await services.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_given_redis_away_then_commands_still_commit_and_answer(database_url):
+    # Publishing and enqueueing follow the commit: their failure was the command's error (an
+    # HTTP 500 for a game that existed; a retried creation made a second one).
+    services = build(Settings(database_url=database_url, redis_url="redis://127.0.0.1:1/0"))
+    try:
+        p = services.pipeline
+        created = await p.create_game(CreateGame(QUICK4), "p0")
+        joined = await p.lobby(created.game_id, TakeSeat(), "p1")
+        async with services.store.read() as conn:
+            logged = await services.store.load(conn, created.game_id)
+    finally:
+        await services.close()
+
+    assert joined.version == created.version + 1 == len(logged)
