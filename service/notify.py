@@ -50,8 +50,8 @@ class RedisPublisher:
         import redis.asyncio as redis
 
         # Every command publishes and waits for the answer: a Redis that stops answering may
-        # hold it a second, not for as long as TCP takes to give up. A subscription waits for
-        # messages as long as it likes, so it has a client of its own.
+        # hold it a second (redis-py 8's default is 5). Subscriptions wait for messages as
+        # long as they like: a client of their own keeps any socket timeout off that wait.
         self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
 

@@ -59,7 +59,7 @@ class RQScheduler:
 
     def __init__(self, redis_url: str, queue_name: str, *, bot_delay_ms: int = 0) -> None:
         # Blocking, on the event loop: a Redis that stops answering must not stall every
-        # request for as long as TCP takes to give up.
+        # request for long (redis-py 8's default is 5 seconds).
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
