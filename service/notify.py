@@ -51,7 +51,7 @@ class RedisPublisher:
 
         # Every command publishes and waits for the answer: a Redis that stops answering may
         # hold it a second (redis-py 8's default is 5). Subscriptions wait for messages as
-        # long as they like: a client of their own keeps any socket timeout off that wait.
+        # long as they like, on a client of their own without that timeout.
         self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
 
