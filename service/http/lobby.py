@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -27,7 +26,7 @@ from .context import Authed, GameAccess, Runtime, authenticate, game_access, run
 from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
 from .schemas import (
-    GAME_ID_PATTERN,
+    GAME_ID,
     AddBotBody,
     GameDetail,
     GameId,
@@ -37,7 +36,6 @@ from .schemas import (
     NewGame,
 )
 
-_GAME_ID = re.compile(GAME_ID_PATTERN)
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", required=False, max_length=128,
     description="Send the same key again to get the first result instead of acting twice.",
@@ -87,7 +85,7 @@ def _cursor(token: str | None) -> tuple[datetime, str] | None:
     try:
         at, _, game_id = base64.urlsafe_b64decode(token.encode()).decode().partition("|")
         after = datetime.fromisoformat(at)
-        if after.tzinfo is not None and _GAME_ID.match(game_id):
+        if after.tzinfo is not None and GAME_ID.match(game_id):
             return after, game_id
     except (binascii.Error, ValueError, UnicodeDecodeError):
         pass

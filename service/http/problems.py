@@ -79,9 +79,10 @@ class BodyRequest(Request[Any, Any, Any]):
     async def body(self) -> bytes:
         # Litestar drops an empty body and then reports the missing argument as "'data'".
         body = await super().body()
-        data = self.route_handler.parsed_data_field
-        if not body and data is not None and not (data.has_default or data.is_optional):
-            raise malformed(self, "body", "data", "This operation needs a JSON body.")
+        if not body:
+            data = self.route_handler.parsed_data_field
+            if data is not None and not (data.has_default or data.is_optional):
+                raise malformed(self, "body", "data", "This operation needs a JSON body.")
         return body
 
     async def json(self) -> Any:

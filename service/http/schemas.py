@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -46,6 +47,7 @@ class PlayerCreated(msgspec.Struct):
 # Opaque to clients (the server's are 32 hex digits); held to a safe alphabet so an id that
 # could never exist is a 400 naming it, not a database error (PostgreSQL refuses a NUL).
 GAME_ID_PATTERN = r"^[0-9A-Za-z_-]{1,64}$"  # a final newline slips past `$`: harmless here
+GAME_ID = re.compile(GAME_ID_PATTERN)
 GameId = Annotated[str, Parameter(pattern=GAME_ID_PATTERN,
                                   description="The game's id, as `POST /v1/games` gave it.")]
 

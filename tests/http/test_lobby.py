@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import base64
-import json
 from urllib.parse import quote
 
-from service.http.contract import CONTRACT
+from .contract_check import DOCUMENT
 
 
 async def test_given_a_ruleset_and_bots_when_a_game_is_created_then_201_with_the_seats(api):
@@ -158,7 +157,7 @@ async def test_given_a_private_game_then_outsiders_get_403_and_unknown_ids_404(a
 async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(api):
     # PostgreSQL refuses a NUL in text: such an id reached the database as a 500.
     alice = await api.player()
-    paths = json.loads(CONTRACT.read_text())["paths"]
+    paths = DOCUMENT["paths"]
     routes = [(method, path) for path, item in paths.items() for method in item
               if "{game_id}" in path]
 

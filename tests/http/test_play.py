@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import httpx
 
-from service.http.contract import CONTRACT
-
 from .api import Api
 from .conftest import TEST_HTTP, serve, stop
+from .contract_check import DOCUMENT
 
 
 async def _two_player_game(api):
@@ -180,7 +178,7 @@ async def test_given_a_body_not_utf8_or_nested_too_deep_then_400_on_every_body_r
 
 async def test_given_no_body_where_one_is_required_then_400_saying_so(api):
     game_id, seats = await _two_player_game(api)
-    paths = json.loads(CONTRACT.read_text())["paths"]
+    paths = DOCUMENT["paths"]
     needing = [(method, path) for path, item in paths.items() for method, op in item.items()
                if op.get("requestBody", {}).get("required")]
 

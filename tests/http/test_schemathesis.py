@@ -4,8 +4,6 @@ the schema forbids is refused."""
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
 import schemathesis
@@ -22,10 +20,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.http.contract import CONTRACT
-from service.http.schemas import GAME_ID_PATTERN
+from service.http.schemas import GAME_ID
 
 schema = schemathesis.openapi.from_path(CONTRACT)
-GAME_ID = re.compile(GAME_ID_PATTERN)
 # The document also holds the server to its inputs: what it declares open or keyed, required
 # or optional, and which bodies and parameters it refuses (unknown fields, out-of-range numbers).
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
