@@ -86,8 +86,10 @@ def _cursor(token: str | None) -> tuple[datetime, str] | None:
         at, _, game_id = base64.urlsafe_b64decode(token.encode()).decode().partition("|")
         after = datetime.fromisoformat(at)
         if after.tzinfo is not None and GAME_ID.match(game_id):
-            return after, game_id
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+            # In UTC, as the cursors given out are: a forged offset that takes the instant
+            # past year 1 or 9999 is refused here, not by asyncpg as a 500.
+            return after.astimezone(UTC), game_id
+    except (binascii.Error, ValueError, UnicodeDecodeError, OverflowError):
         pass
     raise Problem(400, "malformed_request", "Not a cursor this API gave out.")
 
