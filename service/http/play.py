@@ -99,6 +99,13 @@ def _holds(seats: str, seat: int, player: Player) -> bool:
 IF_NONE_MATCH_MAX = 64
 
 
+def none_match_holds(header: str, etag: str) -> bool:
+    """Whether an If-None-Match value names the current version (so 304): compared weakly, as
+    RFC 9110 §13.1.2 asks (W/"12" names version 12 too), and `*` names any version."""
+    tags = {t.strip().removeprefix("W/") for t in header.split(",")}
+    return etag in tags or "*" in tags
+
+
 @dataclass
 class ViewOperation(Operation):
     """`GET /view` reads If-None-Match itself: as a header parameter it would cost a
@@ -173,7 +180,7 @@ class PlayController(Controller):
                 raise GameNotFound(game_id)
             version, body = found
         etag = f'"{version}"'
-        if if_none_match is not None and etag in {t.strip() for t in if_none_match.split(",")}:
+        if if_none_match is not None and none_match_holds(if_none_match, etag):
             return Response(content=b"", status_code=304,  # type: ignore[arg-type]
                             headers={"ETag": etag})
         # The bytes are a ViewOut already (see views.py); Response passes bytes through.

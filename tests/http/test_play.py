@@ -54,6 +54,21 @@ async def test_given_the_current_etag_when_if_none_match_then_304(api):
                                           "key": "if_none_match", "source": "header"}]
 
 
+async def test_given_a_weak_etag_or_a_star_when_if_none_match_then_304(api):
+    # RFC 9110 §13.1.2: If-None-Match compares weakly, and * matches any version (were 200s)
+    game_id, seats = await _two_player_game(api)
+    url = f"/v1/games/{game_id}/view"
+    etag = (await api.get(seats[0], url)).headers["etag"]
+
+    weak = await api.get(seats[0], url, headers={"If-None-Match": f"W/{etag}"})
+    star = await api.get(seats[0], url, headers={"If-None-Match": "*"})
+    weak_other = await api.get(seats[0], url, headers={"If-None-Match": 'W/"0"'})
+
+    assert weak.status_code == star.status_code == 304
+    assert weak.headers["etag"] == star.headers["etag"] == etag
+    assert weak_other.status_code == 200
+
+
 async def test_given_the_pending_seat_then_legal_commands_post_as_they_are(api):
     game_id, seats = await _two_player_game(api)
     view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
