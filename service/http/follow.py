@@ -27,7 +27,7 @@ from service.events.store import redacted_for
 from . import examples
 from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
-from .schemas import VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage, GameId
+from .schemas import HEADER_SCHEMA, VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage, GameId
 
 _encode = msgspec.json.Encoder().encode
 _VERSION = re.compile(VERSION_DIGITS)
@@ -76,7 +76,8 @@ class FollowController(Controller):
         after: Annotated[int, VERSION_QUERY] = 0,
         limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
-                                                       max_length=16)] = None,
+                                                       max_length=16,
+                                                       schema_extra=HEADER_SCHEMA)] = None,
     ) -> Response[EventPage]:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:

@@ -27,6 +27,7 @@ from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
 from .schemas import (
     GAME_ID,
+    HEADER_SCHEMA,
     AddBotBody,
     GameDetail,
     GameId,
@@ -37,7 +38,7 @@ from .schemas import (
 )
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(
-    name="Idempotency-Key", required=False, max_length=128,
+    name="Idempotency-Key", required=False, max_length=128, schema_extra=HEADER_SCHEMA,
     description="Send the same key again to get the first result instead of acting twice.",
 )]
 _rules = msgspec.json.Decoder(RuleSet)

@@ -45,6 +45,7 @@ from .problems import (
     rule_violation,
 )
 from .schemas import (
+    HEADER_SCHEMA,
     VERSION_DIGITS,
     VERSION_QUERY,
     CommandResult,
@@ -58,6 +59,7 @@ from .views import body_from_rows
 _encode = msgspec.json.Encoder().encode
 IfMatch = Annotated[str | None, HeaderParameter(
     name="If-Match", required=False, max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
+    schema_extra=HEADER_SCHEMA,
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.",
 )]
@@ -115,9 +117,7 @@ class ViewOperation(Operation):
     def __post_init__(self) -> None:
         self.parameters = [*(self.parameters or []), OpenAPIParameter(
             name="If-None-Match", param_in=ParamType.HEADER, required=False,
-            schema=Schema(one_of=[Schema(type=OpenAPIType.STRING),
-                                  Schema(type=OpenAPIType.NULL)],
-                          max_length=IF_NONE_MATCH_MAX))]
+            schema=Schema(type=OpenAPIType.STRING, max_length=IF_NONE_MATCH_MAX))]
         ok = (self.responses or {}).get("200")
         if isinstance(ok, OpenAPIResponse):
             ok.headers = {"ETag": OpenAPIHeader(description='The game version, e.g. "12"',

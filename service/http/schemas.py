@@ -56,6 +56,9 @@ GameId = Annotated[str, Parameter(pattern=GAME_ID_PATTERN,
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=5, extra_json_schema={"extra": {"minimum": 0}})]
 VERSION_QUERY = Parameter(ge=0, le=10**9, schema_extra={"minimum": 0})  # a game version
 VERSION_DIGITS = "[0-9]{1,9}"  # a game version in a header; ASCII only (headers are Latin-1)
+# An optional header is a string when sent and absent otherwise: Litestar documents `str | None`
+# as "string or null", and a client (schemathesis did) sends null as the text `null`.
+HEADER_SCHEMA: dict[str, Any] = {"one_of": None, "type": "string"}
 
 
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True):

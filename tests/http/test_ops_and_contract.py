@@ -24,7 +24,7 @@ from tests.postgres import database, url_of
 
 from .api import Api
 from .conftest import serve, stop
-from .contract_check import errors, examples
+from .contract_check import DOCUMENT, errors, examples
 
 
 async def test_given_a_running_app_then_health_and_readiness_are_ok(api):
@@ -372,3 +372,22 @@ async def test_given_head_then_every_get_route_answers_its_status_and_headers_wi
     assert head_stream.status_code == 200
     assert head_stream.headers["content-type"].startswith("text/event-stream")
     assert head_post_only.status_code == 405
+
+
+async def test_given_the_contract_then_no_header_parameter_admits_null(api):
+    # A header is a string or absent: the contract said `string or null`, so schemathesis sent
+    # `If-Match: null`, a value the contract allowed and the server refuses with 400.
+    headers = [(path, p["name"], p["schema"])
+               for path, operations in DOCUMENT["paths"].items()
+               for operation in operations.values()
+               for p in operation.get("parameters", []) if p["in"] == "header"]
+    alice = await api.player()
+    game_id = await api.game(alice, [await api.player()])
+
+    r = await api.post(alice, f"/v1/games/{game_id}/commands", {"type": "concede"},
+                       headers={"If-Match": "null"})
+
+    assert {"If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID"} <= {
+        name for _, name, _ in headers}
+    assert [h for h in headers if h[2].get("type") != "string" or "oneOf" in h[2]] == []
+    assert r.status_code == 400 and r.json()["errors"][0]["key"] == "if_match"
