@@ -31,7 +31,7 @@ events = sa.Table(
     sa.Column("visibility", sa.String(16), nullable=False),
     # Set on the first event of each command only: a command's events are the run of versions
     # up to the next row that carries a command id.
-    sa.Column("command_id", sa.String(128), nullable=True),
+    sa.Column("command_id", sa.String(256), nullable=True),
     sa.Column("actor", sa.String(128), nullable=True),
     sa.Column("recorded_at", Timestamp, nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
@@ -48,7 +48,7 @@ commands = sa.Table(
     "commands",
     metadata,
     sa.Column("game_id", sa.String(64), primary_key=True),
-    sa.Column("command_id", sa.String(128), primary_key=True),
+    sa.Column("command_id", sa.String(256), primary_key=True),
     sa.Column("body_sha256", sa.String(64), nullable=False),
     sa.Column("first_version", sa.Integer, nullable=False),
     sa.Column("last_version", sa.Integer, nullable=False),

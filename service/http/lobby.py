@@ -41,6 +41,16 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", required=False, max_length=128, schema_extra=HEADER_SCHEMA,
     description="Send the same key again to get the first result instead of acting twice.",
 )]
+
+
+def command_id_of(player: Player, key: str | None) -> str | None:
+    """The pipeline's command id for a client's Idempotency-Key: scoped to its player, so two
+    players of a game who pick the same key (a counter, say) never meet, and no client can
+    claim an id the workers derive for a bot's move or an expired clock (`due:...`) and so
+    stop that decision from ever being taken."""
+    return None if key is None else f"player:{player.player_id}:{key}"
+
+
 _rules = msgspec.json.Decoder(RuleSet)
 _ints = msgspec.json.Decoder(list[int])
 _view = msgspec.json.Decoder(GameView)
@@ -108,8 +118,8 @@ class GamesController(Controller):
         runtime, player = runtime_of(request), request.user
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
                              data.timeout_policy, data.public)
-        outcome = await runtime.services.pipeline.create_game(command, player.player_id,
-                                                               idempotency_key)
+        outcome = await runtime.services.pipeline.create_game(
+            command, player.player_id, command_id_of(player, idempotency_key))
         return await self._summary(runtime, outcome.game_id)
 
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
@@ -210,7 +220,8 @@ class GamesController(Controller):
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).seat(player)
-        await resign(runtime.services.pipeline, game_id, player.player_id, idempotency_key)
+        await resign(runtime.services.pipeline, game_id, player.player_id,
+                     command_id_of(player, idempotency_key))
         return await self._summary(runtime, game_id)
 
     async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
@@ -219,7 +230,8 @@ class GamesController(Controller):
             access = await game_access(conn, game_id)
         if not isinstance(command, TakeSeat):  # a private game's id is its invitation
             access.viewer(player)
-        return await runtime.services.pipeline.lobby(game_id, command, player.player_id, key)
+        return await runtime.services.pipeline.lobby(game_id, command, player.player_id,
+                                                     command_id_of(player, key))
 
     async def _summary(self, runtime: Runtime, game_id: str) -> GameSummary:
         async with runtime.services.store.read() as conn:

@@ -36,7 +36,7 @@ from .context import (
     seat_in,
     single_read,
 )
-from .lobby import IdempotencyKey
+from .lobby import IdempotencyKey, command_id_of
 from .problems import (
     forbidden,
     malformed,
@@ -225,7 +225,8 @@ class PlayController(Controller):
         expected = parse_version_tag(if_match) if if_match is not None else None
         _, seat = await _seated(runtime, game_id, player)
         try:
-            outcome = await pipeline.play(game_id, seat, data, idempotency_key, expected,
+            outcome = await pipeline.play(game_id, seat, data,
+                                          command_id_of(player, idempotency_key), expected,
                                           actor=f"player:{player.player_id}",
                                           player_id=player.player_id, dry_run=dry_run)
         except RuleViolation as exc:

@@ -84,7 +84,7 @@ async def test_given_an_unmigrated_database_then_not_ready_until_the_migrations_
     finally:
         stop(live)
 
-    reason = "schema at revision none, this code needs 0005: run `cya db upgrade`"
+    reason = "schema at revision none, this code needs 0006: run `cya db upgrade`"
     assert before.status_code == 503
     assert before.json()["checks"] == {"database": f"not ready: {reason}"}
     assert recorded.messages == [f"the database is not ready for this code: {reason}"]
@@ -101,7 +101,7 @@ def test_given_a_database_migrated_to_an_older_revision_then_readiness_names_bot
 
     assert ready.status_code == 503
     assert ready.json()["checks"]["database"] == (
-        "not ready: schema at revision 0003, this code needs 0005: run `cya db upgrade`")
+        "not ready: schema at revision 0003, this code needs 0006: run `cya db upgrade`")
 
 
 def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s():

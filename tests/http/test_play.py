@@ -116,6 +116,66 @@ async def test_given_an_idempotency_key_when_a_command_is_retried_then_the_first
     assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
 
 
+async def test_given_two_players_sending_the_same_idempotency_key_then_each_command_acts(api):
+    # Keys are scoped to the player who sends them: bots that count their commands from 1
+    # must not get each other's 409 (or each other's first outcome). 128 characters: the most
+    # the contract allows, which the scoped id must still fit.
+    game_id, seats = await _two_player_game(api)
+    key = {"Idempotency-Key": "k" * 128}
+    sent: dict[int, int] = {}
+    while len(sent) < 2:
+        view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+        seat = view["awaiting"][0]
+        me = seats[seat]
+        command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+        r = await api.post(me, f"/v1/games/{game_id}/commands", command,
+                           headers=key if seat not in sent else {})
+        assert r.status_code == 200, r.text
+        if seat not in sent:
+            assert r.json()["replayed"] is False
+            sent[seat] = r.json()["version"]
+    assert sent[0] != sent[1]
+
+
+async def test_given_a_player_claims_the_key_of_a_bots_next_move_then_the_bot_still_moves(live):
+    # The workers name a bot's move `due:<version>:bot_turn`. A player who learned (by a dry
+    # run) the version their command leads to, and sent it under that name, held the bot's
+    # move back for good: its command id was taken, so every copy of its job gave up.
+    server = serve(replace(live.settings, due_work="in_process"))  # this one moves bots
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+            await _claim_the_bots_keys(Api(client))
+    finally:
+        stop(server)
+
+
+async def _claim_the_bots_keys(api: Api) -> None:
+    alice = await api.player("alice")
+    r = await api.post(alice, "/v1/games", {"ruleset": {"players": 2, "end_mode": "quick"},
+                                            "bots": [{"level": "random"}]})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    path = f"/v1/games/{game_id}/commands"
+    assert (await api.post(alice, f"/v1/games/{game_id}/start")).status_code == 200
+    view = (await api.get(alice, f"/v1/games/{game_id}/view")).json()
+    claimed = 0
+    while claimed < 3 and view["status"] != "finished":
+        if view["awaiting"] != [view["seat"]]:  # the bot's move: it must come
+            before = view["version"]
+            view = (await api.get(alice, f"/v1/games/{game_id}/view", params={
+                "wait_for_version": before + 1, "timeout": 10})).json()
+            assert view["version"] > before, f"the game stopped at {before}, the bot to move"
+            continue
+        command = (await api.get(alice, f"/v1/games/{game_id}/legal-commands")).json()
+        dry = await api.post(alice, path, command["commands"][0], params={"dry_run": "true"})
+        r = await api.post(alice, path, command["commands"][0],
+                           headers={"Idempotency-Key": f"due:{dry.json()['version']}:bot_turn"})
+        assert r.status_code == 200, r.text
+        view = (await api.get(alice, f"/v1/games/{game_id}/view")).json()
+        claimed += view["awaiting"] != [view["seat"]]
+    assert claimed == 3 or view["status"] == "finished"
+
+
 async def test_given_a_stale_if_match_then_409_with_the_current_version(api):
     game_id, seats = await _two_player_game(api)
     view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()

@@ -126,5 +126,5 @@ async def test_given_two_api_processes_and_two_workers_then_no_decision_is_taken
 
     log = await command_log(api, game_id)
     assert_each_due_decision_taken_once(log)
-    humans = [c for c in log if c.command_id.startswith("human-")]
+    humans = [c for c in log if c.command_id.startswith("player:") and ":human-" in c.command_id]
     assert len(humans) == sent > 0

@@ -25,5 +25,5 @@ def test_given_an_unmigrated_database_then_the_worker_refuses_to_start_and_says_
     assert refused.returncode == 1
     assert refused.stderr.strip().endswith(
         "cya worker: the database is not ready for this code: schema at revision none, "
-        "this code needs 0005: run `cya db upgrade`")
+        "this code needs 0006: run `cya db upgrade`")
     assert served.returncode == 0, served.stderr
