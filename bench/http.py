@@ -254,15 +254,19 @@ async def hello_rate(load: Load, method: str, duration: float) -> float:
 async def paced(games: Games, rate: float, duration: float) -> list[float]:
     """Open loop: command k is sent at start + k / rate, whatever the answers' speed. Each
     send starts at its time: making them all up front would stall this process for tens of
-    milliseconds at the start and send the first ones late, in a burst."""
+    milliseconds at the start and send the first ones late, in a burst. A command whose game
+    still waits for its previous answer queues behind it, and that wait counts in its latency
+    (the open loop's point: a slow answer delays what comes after it)."""
     start = time.perf_counter()
     latencies: list[float] = []
     busy = [asyncio.Lock() for _ in range(GAMES)]
 
     async def send(k: int) -> None:
         i = k % GAMES
+        due = time.perf_counter()
         async with busy[i]:
-            latencies.append(await games.step(i))
+            queued = time.perf_counter() - due
+            latencies.append(queued + await games.step(i))
 
     sends = []
     for k in range(int(rate * duration)):
