@@ -209,6 +209,14 @@ async def _timed(duration: float, worker: Any, n: int) -> tuple[int, list[float]
     return sum(counts), latencies
 
 
+async def tables(load: Load, n: int) -> list[Table]:
+    """At least n new games, made in parallel batches of GAMES."""
+    made: list[Table] = []
+    while len(made) < n:
+        made += await asyncio.gather(*(load.table() for _ in range(GAMES)))
+    return made
+
+
 class Games:
     """64 games in play; a finished one is replaced from a stock made beforehand (`restock`,
     between timed slices): making a game costs 13 requests, which must not be timed."""
@@ -219,16 +227,17 @@ class Games:
         self.made_while_timed = 0  # the stock ran out: reported, and should stay 0
 
     async def restock(self, size: int) -> None:
-        while len(self.stock) < size:  # in parallel batches, as at the start
-            self.stock += await asyncio.gather(*(self.load.table() for _ in range(GAMES)))
+        self.stock += await tables(self.load, size - len(self.stock))
 
     async def step(self, i: int) -> float:
         t = self.live[i]
         if t.over:
-            if not self.stock:
+            if self.stock:
+                t = self.stock.pop()
+            else:
                 self.made_while_timed += 1
-                self.stock.append(await self.load.table())
-            t = self.live[i] = self.stock.pop()
+                t = await self.load.table()
+            self.live[i] = t
         return await self.load.move(t)
 
 
@@ -336,9 +345,7 @@ async def run_load(base: str, seconds: float) -> dict[str, Any]:
     gc.set_threshold(100_000, 50, 1000)  # the load generator's pauses are not the server's
     load = Load(base)
     try:
-        stock = []
-        for _ in range(6):  # make the games in parallel batches, outside the timing
-            stock += await asyncio.gather(*(load.table() for _ in range(GAMES)))
+        stock = await tables(load, 6 * GAMES)  # outside the timing
         games = Games(load, stock)
         viewers = [(t.game_id, s) for t in stock for s in t.seats]
 

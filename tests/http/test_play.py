@@ -166,9 +166,10 @@ async def _claim_the_bots_keys(api: Api) -> None:
                 "wait_for_version": before + 1, "timeout": 10})).json()
             assert view["version"] > before, f"the game stopped at {before}, the bot to move"
             continue
-        command = (await api.get(alice, f"/v1/games/{game_id}/legal-commands")).json()
-        dry = await api.post(alice, path, command["commands"][0], params={"dry_run": "true"})
-        r = await api.post(alice, path, command["commands"][0],
+        command = (await api.get(alice, f"/v1/games/{game_id}/legal-commands")).json()[
+            "commands"][0]
+        dry = await api.post(alice, path, command, params={"dry_run": "true"})
+        r = await api.post(alice, path, command,
                            headers={"Idempotency-Key": f"due:{dry.json()['version']}:bot_turn"})
         assert r.status_code == 200, r.text
         view = (await api.get(alice, f"/v1/games/{game_id}/view")).json()
