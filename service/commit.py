@@ -105,6 +105,14 @@ INSERT INTO events ({", ".join(_EVENT_META)}, data)
 {_rows_with_text(9, _EVENT_META, "data", "json")}
 """
 _json = msgspec.json.Encoder().encode
+# The statement's every table access is by key, but PostgreSQL plans it once per connection
+# and keeps that plan (a generic plan, chosen at the sixth run) until the tables are analyzed
+# again. Planned while `games` was a page or two, it read the whole table on every write,
+# evaluating the id list once per row: PostgreSQL's CPU per commit grew with the number of
+# games. Without sequential scans the plan stays on the primary keys whatever the tables' size
+# was when it was made; without JIT, no plan's cost (which a forced-off path inflates) can make
+# PostgreSQL compile it.
+_WRITER_SETTINGS = {"enable_seqscan": "off", "jit": "off"}
 
 
 @dataclass
@@ -264,7 +272,8 @@ class Committer:
         # one autocommit statement, so a writer takes an idle one without a checkout's
         # bookkeeping or a reset.
         url = self.store.engine.url.set(drivername="postgresql")
-        return await asyncpg.connect(url.render_as_string(hide_password=False))
+        return await asyncpg.connect(url.render_as_string(hide_password=False),
+                                     server_settings=_WRITER_SETTINGS)
 
     async def close(self) -> None:
         await asyncio.gather(*self._writing, return_exceptions=True)

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from service.audit import verify
 from service.bootstrap import build
+from service.commit import _PG_COMMIT
 from service.config import Settings
 from service.domain import RuleViolation
 from service.domain.commands import EndTurn
@@ -271,5 +272,27 @@ async def test_given_postgres_dropped_an_idle_writer_connection_then_the_next_co
 
         assert after.version > before.version
         assert (await p.load(game, fresh=True)).version == after.version
+    finally:
+        await services.close()
+
+
+async def test_given_the_writer_planned_its_statement_on_small_tables_then_it_reads_only_by_key(
+    postgres_url,
+):
+    # PostgreSQL keeps the plan it chose at the statement's sixth run, while these tables held
+    # a game or two; a plan that scans a whole table there would scan it on every later write,
+    # however many games it holds by then.
+    services = build(Settings(database_url=postgres_url))
+    try:
+        p = services.pipeline
+        await play(p, await started_game(p, humans=4), 12)
+        (writer,) = p.committer._idle
+        name = await writer.fetchval(
+            "SELECT name FROM pg_prepared_statements WHERE statement = $1", _PG_COMMIT)
+        empty = ", ".join(["'[]'"] * 10)  # the statement's ten text parameters
+        plan = "\n".join(r[0] for r in await writer.fetch(f"EXPLAIN EXECUTE {name}({empty})"))
+
+        assert "Seq Scan" not in plan, plan
+        assert "Index Scan on games_pkey" in plan, plan
     finally:
         await services.close()
