@@ -379,3 +379,33 @@ async def test_given_another_process_handed_my_seat_to_a_bot_then_it_is_not_mine
     assert mine.status_code == 200 and mine.json()["seat"] is None
     assert mine.json()["view"]["hand"] is None  # the bot's hand now
     assert legal.status_code == 403 and legal.json()["code"] == "not_seated"
+
+
+async def test_given_malformed_command_headers_then_400_naming_the_header(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    url = f"/v1/games/{game_id}/commands"
+    pattern = '^(W/)?"?[0-9]{1,9}"?$'
+
+    answers = {bad: await api.post(me, url, command, headers={name: value})
+               for bad, (name, value) in {
+                   "key": ("Idempotency-Key", "k" * 129),
+                   "tag": ("If-Match", "yesterday"),
+                   "long tag": ("If-Match", '"' + "1" * 40 + '"'),
+               }.items()}
+
+    errors = {bad: (r.status_code, r.json()["code"], r.json()["errors"])
+              for bad, r in answers.items()}
+    assert errors == {
+        "key": (400, "malformed_request", [{"message": "Expected `str` of length <= 128",
+                                            "key": "idempotency_key", "source": "header"}]),
+        "tag": (400, "malformed_request", [{"message": f"Expected `str` matching regex "
+                                                       f"'{pattern}'",
+                                            "key": "if_match", "source": "header"}]),
+        "long tag": (400, "malformed_request", [{"message": "Expected `str` of length <= 32",
+                                                 "key": "if_match", "source": "header"}]),
+    }
+    # None of them acted.
+    assert (await api.get(me, f"/v1/games/{game_id}/view")).json()["version"] == view["version"]
