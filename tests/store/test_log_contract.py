@@ -296,3 +296,29 @@ async def test_given_the_writer_planned_its_statement_on_small_tables_then_it_re
         assert "Index Scan on games_pkey" in plan, plan
     finally:
         await services.close()
+
+
+async def test_given_more_concurrent_reads_than_the_pool_holds_then_no_connection_is_opened_past_it(
+    postgres_url,
+):
+    # Overflow connections were opened for one read each and closed after it.
+    services = build(Settings(database_url=postgres_url))
+    opened = 0
+
+    def count(*_: object) -> None:
+        nonlocal opened
+        opened += 1
+
+    sa.event.listen(services.engine.sync_engine, "connect", count)
+    try:
+        game_id = await started_game(services.pipeline)
+
+        async def read() -> None:
+            for _ in range(3):
+                await services.store.read_events(game_id)
+
+        await asyncio.gather(*(read() for _ in range(60)))
+
+        assert 0 < opened <= services.engine.pool.size()
+    finally:
+        await services.close()
