@@ -22,7 +22,7 @@ from service.game import Game
 from service.lobby import seat_of
 from service.pipeline import GameNotFound
 from service.players import Player
-from service.projections.queries import viewers
+from service.projections.queries import SEAT_ROWS, SPECTATOR_ROWS, viewers
 
 from . import examples
 from .context import (
@@ -91,12 +91,11 @@ def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
 _VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, games.c.status,
                   games.c.pending_seats, games.c.deadline, games.c.seats).join(
     games, games.c.game_id == game_views.c.game_id)
-# The rows a seat reads (any seat reads the same ones) and those a spectator reads, each
-# statement built once: building it for every request (an expanding IN) cost more than
-# running it, a third of the views/s from the database.
-_VIEW_ROWS = {seated: _VIEW.where(game_views.c.game_id == sa.bindparam("game_id"),
-                                  game_views.c.viewer.in_(viewers(0 if seated else None)))
-              for seated in (True, False)}
+# One statement per set of rows a view is made from, built once: building it for every
+# request (an expanding IN) cost more than running it, a third of the views/s from the database.
+_VIEW_ROWS = {rows: _VIEW.where(game_views.c.game_id == sa.bindparam("game_id"),
+                                game_views.c.viewer.in_(rows))
+              for rows in (SPECTATOR_ROWS, SEAT_ROWS)}
 
 
 def _holds(seats: str, seat: int, player: Player) -> bool:
@@ -172,7 +171,7 @@ class PlayController(Controller):
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
             async with single_read(services.engine) as conn:
-                rows = (await conn.execute(_VIEW_ROWS[seat is not None],
+                rows = (await conn.execute(_VIEW_ROWS[viewers(seat)],
                                            {"game_id": game_id})).all()
             if seat is not None and rows and not _holds(rows[0].seats, seat, player):
                 # Another process handed the seat to a bot since this one's cache looked: the

@@ -31,9 +31,13 @@ class DueWork:
     due_at: datetime
 
 
+SPECTATOR_ROWS = (SPECTATOR,)  # the `game_views` rows the spectator's view is made from
+SEAT_ROWS = (HANDS, SPECTATOR)  # and those any seat's view is made from
+
+
 def viewers(seat: int | None) -> tuple[int, ...]:
     """The `game_views` rows a seat's view (or the spectator's, for None) is made from."""
-    return (SPECTATOR,) if seat is None else (HANDS, SPECTATOR)
+    return SPECTATOR_ROWS if seat is None else SEAT_ROWS
 
 
 def pick_view(rows: Iterable[Any], seat: int | None) -> tuple[Any, bytes] | None:
