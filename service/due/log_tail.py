@@ -8,10 +8,7 @@ latency budget after RQ's own overhead.
 
 from __future__ import annotations
 
-import asyncio
-
-import asyncpg
-
+from service.events.hot_reads import HotReads
 from service.events.store import EventStore, StoredEvent, as_utc
 
 _AFTER = """
@@ -23,15 +20,13 @@ FROM events WHERE game_id = $1 AND version > $2 ORDER BY version
 class LogTail:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._pool: asyncpg.Pool | None = None
-        self._lock = asyncio.Lock()
+        self._reads = None if store.sqlite else HotReads(store.engine, max_size=2)
 
     async def after(self, game_id: str, version: int) -> list[StoredEvent]:
-        if self.store.sqlite:
+        if self._reads is None:
             async with self.store.read() as conn:
                 return await self.store.load(conn, game_id, after=version)
-        pool = self._pool or await self._open()
-        rows = await pool.fetch(_AFTER, game_id, version)
+        rows = await self._reads.fetch(_AFTER, game_id, version)
         decode = self.store.codec.decode
         return [
             StoredEvent(game_id, r["version"], r["type"], r["schema_version"],
@@ -40,15 +35,6 @@ class LogTail:
             for r in rows
         ]
 
-    async def _open(self) -> asyncpg.Pool:
-        async with self._lock:
-            if self._pool is None:
-                url = self.store.engine.url.set(drivername="postgresql")
-                self._pool = await asyncpg.create_pool(
-                    url.render_as_string(hide_password=False), min_size=1, max_size=2)
-        return self._pool
-
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        if self._reads is not None:
+            await self._reads.close()

@@ -21,6 +21,7 @@ from litestar.types import HTTPScope, Message
 from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
 from service.due.schedulers import start as start_due_work
+from service.events.hot_reads import HotReads
 from service.events.migrate import schema_behind_of
 from service.notify import Scheduler
 from service.players import PlayerDirectory
@@ -105,7 +106,8 @@ def create_app(
     runtime = Runtime(services, PlayerDirectory(services.engine),
                       Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url
-                      else None)
+                      else None,
+                      None if services.store.sqlite else HotReads(services.engine, max_size=8))
 
     restore: list[Callable[[], object]] = []
 
@@ -124,6 +126,8 @@ def create_app(
         for undo in restore:
             undo()
         await runtime.feeds.close()
+        if runtime.view_reads is not None:
+            await runtime.view_reads.close()
         await services.close()
 
     middleware: list[Any] = [request_metrics()]

@@ -21,6 +21,7 @@ from litestar.datastructures import State
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.bootstrap import Services
+from service.events.hot_reads import HotReads
 from service.events.tables import games
 from service.game import Game
 from service.lobby import Controller, seat_of
@@ -44,6 +45,7 @@ class Runtime:
     feeds: Feeds
     settings: HttpSettings
     memory_views: MemoryViews | None = None  # set when this process is the only writer
+    view_reads: HotReads | None = None  # views from the projection rows (PostgreSQL)
 
 
 @dataclass(frozen=True, slots=True)

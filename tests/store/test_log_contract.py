@@ -13,7 +13,9 @@ from service.commit import _PG_COMMIT
 from service.config import Settings
 from service.domain import RuleViolation
 from service.domain.commands import EndTurn
+from service.events.hot_reads import HotReads, compiled
 from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
+from service.events.tables import events
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound
 from service.resign import resign
@@ -321,4 +323,32 @@ async def test_given_more_concurrent_reads_than_the_pool_holds_then_no_connectio
 
         assert 0 < opened <= services.engine.pool.size()
     finally:
+        await services.close()
+
+
+async def test_given_hot_reads_then_each_is_one_statement_on_a_bounded_pool(postgres_url):
+    # asyncpg's default pool reset ran RESET ALL and more after every read: a second round
+    # trip. The last statement a pooled connection ran must be the read itself.
+    services = build(Settings(database_url=postgres_url))
+    reads = HotReads(services.engine, max_size=3)
+    try:
+        game_id = await started_game(services.pipeline)
+        sql = compiled(sa.select(events.c.version, sa.func.pg_backend_pid().label("pid"))
+                       .where(events.c.game_id == sa.bindparam("game_id"))
+                       .order_by(events.c.version))
+
+        rows = await reads.fetch(sql, game_id)
+        answers = await asyncio.gather(*(reads.fetch(sql, game_id) for _ in range(30)))
+
+        assert [r.version for r in rows] == list(range(1, len(rows) + 1)) and rows
+        backends = {r.pid for a in answers for r in a}
+        assert 0 < len(backends) <= 3
+        async with services.engine.connect() as conn:
+            last = (await conn.execute(
+                sa.text("SELECT pid, query FROM pg_stat_activity WHERE pid = ANY(:pids)"),
+                {"pids": list(backends)})).all()
+        assert {pid for pid, _ in last} == backends
+        assert all(query.strip() == sql.strip() for _, query in last), last
+    finally:
+        await reads.close()
         await services.close()
