@@ -126,8 +126,8 @@ def create_app(
         for undo in restore:
             undo()
         await runtime.feeds.close()
-        if runtime.view_reads is not None:
-            await runtime.view_reads.close()
+        if runtime.hot_reads is not None:
+            await runtime.hot_reads.close()
         await services.close()
 
     middleware: list[Any] = [request_metrics()]

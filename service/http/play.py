@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -17,7 +16,6 @@ from litestar.params import Body, HeaderParameter, Parameter
 
 from service.domain import RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
-from service.events.hot_reads import compiled
 from service.events.store import redacted_for
 from service.events.tables import game_views, games
 from service.game import Game
@@ -29,6 +27,7 @@ from service.projections.queries import SEAT_ROWS, SPECTATOR_ROWS, viewers
 from . import examples
 from .context import (
     Authed,
+    GameRead,
     Runtime,
     authenticate,
     decode_seats,
@@ -36,7 +35,6 @@ from .context import (
     may_watch,
     runtime_of,
     seat_in,
-    single_read,
 )
 from .lobby import IdempotencyKey, command_id_of
 from .problems import (
@@ -94,21 +92,12 @@ _VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, 
                   games.c.pending_seats, games.c.deadline, games.c.seats).join(
     games, games.c.game_id == game_views.c.game_id)
 # One statement per set of rows a view is made from, built once, its viewers written into it:
-# building it for every request (an expanding IN) cost more than running it. On PostgreSQL it
-# runs compiled, on the hot-read pool (`HotReads`): SQLAlchemy's execution path cost more
-# than the query as well.
-_VIEW_ROWS = {rows: _VIEW.where(game_views.c.game_id == sa.bindparam("game_id"),
-                                game_views.c.viewer.in_([sa.literal_column(str(v))
-                                                         for v in rows]))
+# building it for every request (an expanding IN) cost more than running it.
+_VIEW_ROWS = {rows: GameRead(_VIEW.where(game_views.c.game_id == sa.bindparam("game_id"),
+                                         game_views.c.viewer.in_([sa.literal_column(str(v))
+                                                                  for v in rows])))
               for rows in (SPECTATOR_ROWS, SEAT_ROWS)}
-_VIEW_SQL = {rows: compiled(statement) for rows, statement in _VIEW_ROWS.items()}
-
-
-async def _view_rows(runtime: Runtime, game_id: str, rows: tuple[int, ...]) -> Sequence[Any]:
-    if runtime.view_reads is not None:
-        return await runtime.view_reads.fetch(_VIEW_SQL[rows], game_id)
-    async with single_read(runtime.services.engine) as conn:
-        return (await conn.execute(_VIEW_ROWS[rows], {"game_id": game_id})).all()
+_VERSION = GameRead(sa.select(games.c.version).where(games.c.game_id == sa.bindparam("game_id")))
 
 
 def _holds(seats: str, seat: int, player: Player) -> bool:
@@ -183,7 +172,7 @@ class PlayController(Controller):
                 game = await services.pipeline.load(game_id)
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
-            rows = await _view_rows(runtime, game_id, viewers(seat))
+            rows = await _VIEW_ROWS[viewers(seat)].rows(runtime, game_id)
             if seat is not None and rows and not _holds(rows[0].seats, seat, player):
                 # Another process handed the seat to a bot since this one's cache looked: the
                 # caller watches now (the rows hold the spectator's view too).
@@ -210,10 +199,8 @@ class PlayController(Controller):
     async def legal(self, request: Authed, game_id: GameId) -> LegalCommands:
         runtime, player = runtime_of(request), request.user
         game, seat = await _seated(runtime, game_id, player)
-        async with single_read(runtime.services.engine) as conn:
-            current = await conn.scalar(sa.select(games.c.version).where(
-                games.c.game_id == game_id))
-        if current is not None and game.version < current:  # another process moved it on
+        found = await _VERSION.rows(runtime, game_id)
+        if found and game.version < found[0].version:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
             if not game.held_by(seat, player.player_id):
                 raise forbidden("not_seated", "The seat is no longer yours.")
