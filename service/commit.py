@@ -115,6 +115,9 @@ _json = msgspec.json.Encoder().encode
 _WRITER_SETTINGS = {"enable_seqscan": "off", "jit": "off"}
 
 
+WRITERS = 2  # group writers, each with its own connection
+
+
 @dataclass
 class _Write:
     batch: Batch
@@ -160,7 +163,7 @@ class Committer:
     """Writes a command's batch and its game's read models atomically; returns the due work."""
 
     def __init__(self, store: EventStore, *, max_group: int = 64,
-                 writers: int = 2, flush_at: int = 8) -> None:
+                 writers: int = WRITERS, flush_at: int = 8) -> None:
         self.store = store
         self._max_group, self._writers = max_group, writers
         self._flush_at = flush_at

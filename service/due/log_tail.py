@@ -17,10 +17,13 @@ FROM events WHERE game_id = $1 AND version > $2 ORDER BY version
 """
 
 
+TAIL_CONNECTIONS = 2
+
+
 class LogTail:
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self._reads = None if store.sqlite else HotReads(store.engine, max_size=2)
+        self._reads = None if store.sqlite else HotReads(store.engine, max_size=TAIL_CONNECTIONS)
 
     async def after(self, game_id: str, version: int) -> list[StoredEvent]:
         if self._reads is None:

@@ -14,6 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 WRITE_OPTION = "cya_write"
+POOL_SIZE = 20  # PostgreSQL: SQLAlchemy's connections per process
 
 
 def _json_in(value: Any) -> str:
@@ -36,7 +37,7 @@ def create_engine(url: str, *, sqlite_busy_timeout_ms: int = 10_000, **kwargs: A
         # its connection until the event loop resumes it, so 64 concurrent `GET /view`s kept
         # about 40 checked out and opened one per request past the twentieth: 1,200 views/s
         # against 2,500 with waiting for a pooled one instead.
-        kwargs.setdefault("pool_size", 20)
+        kwargs.setdefault("pool_size", POOL_SIZE)
         kwargs.setdefault("max_overflow", 0)
         return create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
                                    **kwargs)

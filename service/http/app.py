@@ -44,6 +44,8 @@ from .views import MemoryViews
 
 log = logging.getLogger(__name__)
 
+VIEW_READ_CONNECTIONS = 8  # PostgreSQL: the hot reads' (views from the projection rows)
+
 API_VERSION = "1.0.0"
 DESCRIPTION = """\
 Cover Your Assets as a service. Create a player (`POST /v1/players`) to get an API key and
@@ -107,7 +109,8 @@ def create_app(
                       Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url
                       else None,
-                      None if services.store.sqlite else HotReads(services.engine, max_size=8))
+                      None if services.store.sqlite
+                      else HotReads(services.engine, max_size=VIEW_READ_CONNECTIONS))
 
     restore: list[Callable[[], object]] = []
 

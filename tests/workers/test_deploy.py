@@ -14,6 +14,10 @@ import yaml
 from click.testing import CliRunner
 
 from service.cli import main as cya
+from service.commit import WRITERS
+from service.due.log_tail import TAIL_CONNECTIONS
+from service.events.engine import POOL_SIZE
+from service.http.app import VIEW_READ_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -79,3 +83,17 @@ def test_given_the_dockerfile_then_it_copies_what_exists_and_serves_the_app_fact
             assert (ROOT / source).exists(), source
     cmd = next(ln for ln in lines if ln.startswith("CMD "))
     assert "service.http.app:app_from_env" in cmd
+
+
+def test_given_the_connections_each_process_may_open_then_compose_and_the_docs_have_room(
+    compose: dict[str, Any],
+) -> None:
+    api = POOL_SIZE + VIEW_READ_CONNECTIONS + WRITERS
+    worker = POOL_SIZE + TAIL_CONNECTIONS + WRITERS
+    settings = [arg.split("=", 1) for arg in compose["services"]["postgres"]["command"]
+                if arg.startswith("max_connections=")]
+    readme = " ".join((DEPLOY / "README.md").read_text().split())
+
+    assert settings and int(settings[0][1]) >= 4 * api + 3 * worker  # `--scale api=4 worker=3`
+    assert f"an API process holds at most {api}" in readme
+    assert f"a worker at most {worker}" in readme
