@@ -23,7 +23,8 @@ def url_of(name: str) -> str:
     return f"postgresql+asyncpg://{PG_HOST}/{name}"
 
 
-async def _admin(sql: str) -> None:
+async def admin(sql: str) -> None:
+    """Run one statement as the administrative user (databases, roles)."""
     conn = await asyncpg.connect(PG_ADMIN)
     try:
         await conn.execute(sql)
@@ -38,7 +39,7 @@ def database(prefix: str, *, template: str | None = None, revision: str = "head"
     name = f"{template or prefix}_{uuid.uuid4().hex[:12]}"
     clone = f' TEMPLATE "{template}"' if template else ""
     try:
-        asyncio.run(_admin(f'CREATE DATABASE "{name}"{clone}'))
+        asyncio.run(admin(f'CREATE DATABASE "{name}"{clone}'))
     except (OSError, asyncpg.PostgresError) as exc:
         pytest.fail(f"PostgreSQL at {PG_ADMIN} is needed by this test: {exc}")
     try:
@@ -46,4 +47,4 @@ def database(prefix: str, *, template: str | None = None, revision: str = "head"
             upgrade(url_of(name), revision)
         yield name
     finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

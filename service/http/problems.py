@@ -153,8 +153,9 @@ def _from_http(exc: HTTPException) -> Problem:
 
 
 def _database_unreachable(exc: BaseException) -> bool:
-    """Refused, lost, starting up, or (SQLite) locked past the busy timeout: the database, not
-    the request, is at fault. Other database errors stay 500s: a bug of ours."""
+    """Refused, lost, starting up, out of connections (or another resource), or (SQLite) locked
+    past the busy timeout: the database, not the request, is at fault. Other database errors
+    stay 500s: a bug of ours."""
     if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
         return True
     cause: BaseException | None = exc
@@ -162,7 +163,7 @@ def _database_unreachable(exc: BaseException) -> bool:
         if cause is None:
             break
         if isinstance(cause, OSError | asyncpg.PostgresConnectionError
-                      | asyncpg.CannotConnectNowError):
+                      | asyncpg.CannotConnectNowError | asyncpg.InsufficientResourcesError):
             return True
         if isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause):
             return True

@@ -9,18 +9,20 @@ import socket
 import sqlite3
 import threading
 import time
+import uuid
 
 import asyncpg
 import httpx
 import pytest
 import sqlalchemy.exc
+from sqlalchemy.engine import url as sa_url
 
 from service.config import Settings
 from service.events.migrate import upgrade
 from service.http.contract import CONTRACT, render
 from service.http.problems import to_problem
 from service.http.settings import HttpSettings
-from tests.postgres import database, url_of
+from tests.postgres import admin, database, url_of
 
 from .api import Api
 from .conftest import serve, stop
@@ -104,6 +106,27 @@ def test_given_a_database_migrated_to_an_older_revision_then_readiness_names_bot
         "not ready: schema at revision 0003, this code needs 0006: run `cya db upgrade`")
 
 
+def test_given_the_database_refuses_more_connections_then_requests_answer_503():
+    # PostgreSQL past max_connections (or a role's limit) answers SQLSTATE 53300.
+    role = f"cya_no_room_{uuid.uuid4().hex[:8]}"
+    asyncio.run(admin(f'CREATE ROLE "{role}" LOGIN CONNECTION LIMIT 0'))
+    try:
+        with database("cya_no_room") as name:
+            url = sa_url.make_url(url_of(name)).set(username=role)
+            live = serve(Settings(database_url=url.render_as_string(hide_password=False)))
+            try:
+                key = {"Authorization": "Bearer some-key"}
+                answers = [httpx.post(f"{live.url}/v1/players"),
+                           httpx.get(f"{live.url}/v1/games/g1/view", headers=key)]
+            finally:
+                stop(live)
+    finally:
+        asyncio.run(admin(f'DROP ROLE IF EXISTS "{role}"'))
+
+    for r in answers:
+        assert r.status_code == 503 and r.json()["code"] == "database_unavailable", r.text
+
+
 def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s():
     def wrapped(orig: Exception) -> Exception:
         return sqlalchemy.exc.OperationalError("SELECT 1", {}, orig)
@@ -112,6 +135,7 @@ def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s()
     assert to_problem(wrapped(sqlite3.OperationalError("no such table: games"))).status_code == 500
     assert to_problem(ConnectionRefusedError(111, "refused")).status_code == 503
     assert to_problem(asyncpg.ConnectionDoesNotExistError("closed")).status_code == 503
+    assert to_problem(asyncpg.TooManyConnectionsError("too many")).status_code == 503
     assert to_problem(asyncpg.UniqueViolationError("dup")).status_code == 500
 
 
