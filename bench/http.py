@@ -15,10 +15,14 @@ hello world has none). Prints the figures and targets as one JSON object on its 
 exits 1 when a target is missed.
 
 `--views-from-db` serves (c) from the projection rows, as every API process does when several
-write (with Redis), instead of from the one process's folded games: the targets are the
-issue's, set for the default.
+write (with Redis), instead of from the one process's folded games. `--api-processes N` runs N
+API processes on the one database with the local Redis (so views come from the rows), and
+sends each request to the next process in turn, as a round-robin balancer would: a game's
+consecutive commands land on different processes, whose folded games trail each other's
+writes. The targets are the issue's, set for the default (one process).
 
-    .venv/bin/pip install -e '.[bench]' && .venv/bin/python bench/http.py [--views-from-db]
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/http.py [--views-from-db] [--api-processes N]
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
+REDIS = os.environ.get("CYA_BENCH_REDIS", "redis://127.0.0.1:6379/0")  # --api-processes > 1
 TARGETS = {"commands_vs_hello_post": 0.35, "p99_ms_at_half_rate": 25.0,
            "view_vs_hello_get": 0.7, "sse_p99_delivery_ms": 100.0}
 RULES = {"players": 4, "edition": "classic_2011", "end_mode": "quick",
@@ -122,10 +127,10 @@ def choose(hand: list[str]) -> dict[str, Any]:
 
 
 class Load:
-    def __init__(self, base: str) -> None:
+    def __init__(self, bases: list[str]) -> None:
         import aiohttp
 
-        self.base = base
+        self.bases, self._turn = bases, 0
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0, force_close=False),
             timeout=aiohttp.ClientTimeout(total=60))
@@ -133,10 +138,15 @@ class Load:
     async def close(self) -> None:
         await self.http.close()
 
+    def base(self) -> str:
+        """The API process for the next request: each in turn."""
+        self._turn = (self._turn + 1) % len(self.bases)
+        return self.bases[self._turn]
+
     async def call(self, method: str, path: str, body: Any = None,
                    headers: dict[str, str] | None = None, *, parse: bool = True
                    ) -> tuple[int, Any]:
-        async with self.http.request(method, self.base + path, json=body,
+        async with self.http.request(method, self.base() + path, json=body,
                                      headers=headers) as r:
             raw = await r.read()  # throughput loops skip parsing: this machine's cores are shared
             return r.status, (json.loads(raw) if raw and parse else None)
@@ -304,7 +314,7 @@ async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
     async def subscribe(t: Table, seat: Seat) -> None:
         nonlocal connected
         async with load.http.get(
-            f"{load.base}/v1/games/{t.game_id}/events?after={t.version}",
+            f"{load.base()}/v1/games/{t.game_id}/events?after={t.version}",
             headers={**seat.auth, "Accept": "text/event-stream"},
             timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
         ) as r:
@@ -347,12 +357,12 @@ async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
     return latencies
 
 
-async def run_load(base: str, seconds: float) -> dict[str, Any]:
+async def run_load(bases: list[str], seconds: float) -> dict[str, Any]:
     # The load generator collects its garbage between timed slices only (`_timed`, `paced`),
     # as `timeit` does: a full collection of its own heap stalls it for 40-90 ms, and every
     # command in flight then would be timed as that much slower.
     gc.disable()
-    load = Load(base)
+    load = Load(bases)
     try:
         stock = await tables(load, 6 * GAMES)  # outside the timing
         games = Games(load, stock)
@@ -438,6 +448,8 @@ def main() -> int:
     parser.add_argument("--views-from-db", action="store_true",
                         help="serve GET /view from the projection rows, as with several "
                              "API processes")
+    parser.add_argument("--api-processes", type=int, default=1, metavar="N",
+                        help="N API processes (with Redis), each request to the next")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -447,19 +459,23 @@ def main() -> int:
 
     name = f"cya_bench_http_{uuid.uuid4().hex[:10]}"
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    port = _free_port()
     env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}"}
-    server = None
+    if args.api_processes > 1:  # the production layout: changes travel through Redis
+        env |= {"CYA_REDIS_URL": REDIS, "CYA_DUE_WORK": "none"}  # the games have no clocks
+    servers: list[subprocess.Popen[bytes]] = []
     try:
         upgrade(env["CYA_DATABASE_URL"])
-        server = subprocess.Popen([sys.executable, os.path.abspath(__file__),
-                                   "--serve", str(port)]
-                                  + ["--views-from-db"] * args.views_from_db, env=env)
-        base = f"http://127.0.0.1:{port}"
-        _wait_up(base, server)
-        figures = asyncio.run(run_load(base, args.seconds))
+        bases = []
+        for _ in range(args.api_processes):
+            port = _free_port()
+            servers.append(subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--serve", str(port)]
+                + ["--views-from-db"] * args.views_from_db, env=env))
+            bases.append(f"http://127.0.0.1:{port}")
+            _wait_up(bases[-1], servers[-1])
+        figures = asyncio.run(run_load(bases, args.seconds))
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
             server.wait(30)
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -471,7 +487,8 @@ def main() -> int:
         "sse_p99_delivery_ms": figures["sse_p99_delivery_ms"]
         <= TARGETS["sse_p99_delivery_ms"],
     }
-    print(json.dumps({"benchmark": "http", "views_from_db": args.views_from_db, **figures,
+    print(json.dumps({"benchmark": "http", "api_processes": args.api_processes,
+                      "views_from_db": args.views_from_db or args.api_processes > 1, **figures,
                       "targets": TARGETS, "met": ok, "ok": all(ok.values())}))
     return 0 if all(ok.values()) else 1
 
