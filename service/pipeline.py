@@ -12,7 +12,7 @@ import hashlib
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -155,16 +155,27 @@ class Pipeline:
         return await self._run(game_id, decide, body, actor, command_id, expected_version)
 
     async def load(self, game_id: str, *, fresh: bool = False) -> Game:
-        if self.cache is not None and not fresh:
-            cached = self.cache.get(game_id)
-            if cached is not None:
-                return cached
+        """The game from the cache, or (`fresh`, or not cached) as of the log's end: a cached
+        game is brought forward by the events after its version, which is all another process
+        can have added (the log only grows), instead of folding the whole log again."""
+        cached = self.cache.get(game_id) if self.cache is not None else None
+        if cached is not None and not fresh:
+            return cached
         async with self.store.read() as conn:
-            stored = await self.store.load(conn, game_id)
+            stored = await self.store.load(conn, game_id,
+                                           after=cached.version if cached is not None else 0)
+        if cached is not None:
+            return self.catch_up(cached, stored)
         if not stored:
             raise GameNotFound(game_id)
-        game = apply_all(Game(game_id, created_at=stored[0].recorded_at), [s.event for s in stored])
-        game = advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
+        return self.catch_up(Game(game_id, created_at=stored[0].recorded_at), stored)
+
+    def catch_up(self, game: Game, newer: Sequence[StoredEvent]) -> Game:
+        """`game` with the log's events after its version folded in (cached)."""
+        if not newer:
+            return game
+        game = apply_all(game, (s.event for s in newer))
+        game = advance(game, newer[-1].version, newer[-1].hash, newer[-1].recorded_at)
         if self.cache is not None:
             self.cache.put(game)
         return game
@@ -216,8 +227,6 @@ class Pipeline:
                     batch, after, lobby_unchanged=not creating and after.lobby is game.lobby)
             except AppendRejected:
                 # Someone appended first: the same command (return its outcome) or another.
-                if self.cache is not None:
-                    self.cache.discard(game_id)
                 replay = await self._replay(game_id, command_id, body_sha)
                 if replay is not None:
                     return replay

@@ -19,7 +19,7 @@ from service.domain import RuleViolation, execute, legal_commands, player_view
 from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.events.store import IdempotencyKeyReused, VersionConflict
-from service.game import AnyEvent, Game, advance, apply_all
+from service.game import AnyEvent, Game, apply_all
 from service.lobby import BotSeat, HumanSeat
 from service.pipeline import GameNotFound, Outcome, Pipeline
 from service.projections.rows import BOT_TURN, DEADLINE
@@ -63,13 +63,7 @@ async def current(pipeline: Pipeline, game_id: str, version: int,
     else:
         async with pipeline.store.read() as conn:
             newer = await pipeline.store.load(conn, game_id, after=cached.version)
-    if not newer:
-        return cached
-    game = apply_all(cached, (stored.event for stored in newer))
-    game = advance(game, newer[-1].version, newer[-1].hash, newer[-1].recorded_at)
-    if pipeline.cache is not None:
-        pipeline.cache.put(game)
-    return game
+    return pipeline.catch_up(cached, newer)
 
 
 async def take_due_decision(

@@ -17,7 +17,7 @@ from service.events.hot_reads import HotReads, compiled
 from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
 from service.events.tables import events
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
-from service.pipeline import GameNotFound
+from service.pipeline import GameNotFound, Pipeline
 from service.resign import resign
 
 from .scenarios import QUICK4, next_move, play, started_game
@@ -68,6 +68,30 @@ async def test_given_another_process_wrote_when_no_expected_version_then_retried
     outcome = await q.play(game_id, seat, command)
 
     assert outcome.events[0].version == version + 1
+
+
+async def test_given_another_process_moved_the_game_on_then_a_fresh_load_folds_only_the_rest(
+    services, other_process, monkeypatch
+):
+    # A cached game is brought forward by the newer events, not folded again from the start.
+    p, q = services.pipeline, other_process.pipeline
+    game_id = await started_game(p)
+    cached = await q.load(game_id)
+    await play(p, game_id, 3)
+    read_after: list[int] = []
+    load = q.store.load
+
+    async def spied(conn, game_id, after=0, upto=None):
+        read_after.append(after)
+        return await load(conn, game_id, after, upto)
+
+    monkeypatch.setattr(q.store, "load", spied)
+    caught_up = await q.load(game_id, fresh=True)
+    folded_whole = await Pipeline(services.store).load(game_id)
+
+    assert read_after == [cached.version if q.cache is not None else 0]
+    assert caught_up == folded_whole and caught_up.version > cached.version
+    assert await q.load(game_id) == folded_whole  # and cached at that version
 
 
 async def test_given_another_process_handed_my_seat_away_then_my_command_is_refused(
