@@ -161,9 +161,8 @@ class Pipeline:
         cached = self.cache.get(game_id) if self.cache is not None else None
         if cached is not None and not fresh:
             return cached
-        async with self.store.read() as conn:
-            stored = await self.store.load(conn, game_id,
-                                           after=cached.version if cached is not None else 0)
+        stored = await self.store.read_events(game_id,
+                                              cached.version if cached is not None else 0)
         if cached is not None:
             return self.catch_up(cached, stored)
         if not stored:

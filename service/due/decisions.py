@@ -54,16 +54,11 @@ async def current(pipeline: Pipeline, game_id: str, version: int,
     whole log, and skip the read when the cache already stands at `version` (if the log moved
     on meanwhile, the append's version check says so)."""
     cached = pipeline.cache.get(game_id) if pipeline.cache is not None else None
-    if cached is None:
-        return await pipeline.load(game_id, fresh=True)
-    if cached.version >= version:
+    if cached is not None and cached.version >= version:
         return cached
-    if tail is not None:
-        newer = await tail.after(game_id, cached.version)
-    else:
-        async with pipeline.store.read() as conn:
-            newer = await pipeline.store.load(conn, game_id, after=cached.version)
-    return pipeline.catch_up(cached, newer)
+    if cached is None or tail is None:
+        return await pipeline.load(game_id, fresh=True)  # brings a cached game forward too
+    return pipeline.catch_up(cached, await tail.after(game_id, cached.version))
 
 
 async def take_due_decision(

@@ -9,14 +9,13 @@ latency budget after RQ's own overhead.
 from __future__ import annotations
 
 from service.events.hot_reads import HotReads
-from service.events.store import EventStore, StoredEvent, as_utc
+from service.events.store import EventStore, StoredEvent
 
 _AFTER = """
-SELECT version, type, schema_version, data, visibility, command_id, actor, recorded_at, hash
+SELECT game_id, version, type, schema_version, data, visibility, command_id, actor,
+       recorded_at, hash
 FROM events WHERE game_id = $1 AND version > $2 ORDER BY version
 """
-
-
 TAIL_CONNECTIONS = 2
 
 
@@ -27,16 +26,9 @@ class LogTail:
 
     async def after(self, game_id: str, version: int) -> list[StoredEvent]:
         if self._reads is None:
-            async with self.store.read() as conn:
-                return await self.store.load(conn, game_id, after=version)
+            return await self.store.read_events(game_id, after=version)
         rows = await self._reads.fetch(_AFTER, game_id, version)
-        decode = self.store.codec.decode
-        return [
-            StoredEvent(game_id, r["version"], r["type"], r["schema_version"],
-                        decode(r["type"], r["schema_version"], r["data"]), r["visibility"],
-                        r["command_id"], r["actor"], as_utc(r["recorded_at"]), r["hash"])
-            for r in rows
-        ]
+        return [self.store.decode_row(r) for r in rows]
 
     async def close(self) -> None:
         if self._reads is not None:
