@@ -23,7 +23,7 @@ AnyEvent = Event | LobbyEvent | TimeoutEvent
 GENESIS_HASH = "0" * 64
 
 
-class Game(msgspec.Struct, frozen=True):
+class Game(msgspec.Struct, frozen=True, gc=False):
     """Immutable: the pipeline's cache may hand the same value to many commands at once."""
 
     game_id: str

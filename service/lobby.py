@@ -18,18 +18,18 @@ from .domain import RuleSet, RuleViolation
 BotLevel = Literal["random", "greedy"]
 
 
-class HumanSeat(msgspec.Struct, frozen=True, tag="human", tag_field="kind"):
+class HumanSeat(msgspec.Struct, frozen=True, gc=False, tag="human", tag_field="kind"):
     player_id: str
 
 
-class BotSeat(msgspec.Struct, frozen=True, tag="bot", tag_field="kind"):
+class BotSeat(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="kind"):
     level: BotLevel = "random"
 
 
 Controller = HumanSeat | BotSeat
 
 
-class TimeoutPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """An expired decision is taken by a bot of `bot_level`; after `hand_over_after`
     consecutive timeouts the seat is the bot's for good (None: never)."""
 
@@ -40,7 +40,7 @@ class TimeoutPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 # Events (past tense), tagged like the domain's so one decoder reads the whole log.
 
 
-class _LobbyEvent(msgspec.Struct, frozen=True, tag_field="type"):
+class _LobbyEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
@@ -77,7 +77,8 @@ LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned
 # Commands (imperative): what a player asks of the lobby.
 
 
-class _LobbyCommand(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _LobbyCommand(msgspec.Struct, frozen=True, gc=False, tag_field="type",
+                    forbid_unknown_fields=True):
     pass
 
 
@@ -117,7 +118,7 @@ def seat_of(seats: Sequence[Controller | None], player_id: str) -> int | None:
     return None
 
 
-class Lobby(msgspec.Struct, frozen=True):
+class Lobby(msgspec.Struct, frozen=True, gc=False):
     creator: str
     public: bool
     turn_clock: int | None

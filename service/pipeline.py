@@ -45,7 +45,7 @@ class GameNotFound(KeyError):
     pass
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     game_id: str
     version: int  # the game's version after the command
     events: tuple[StoredEvent, ...]

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from .lobby import BotLevel, BotSeat, Lobby
 
 
-class _TimeoutEvent(msgspec.Struct, frozen=True, tag_field="type"):
+class _TimeoutEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
     SCHEMA_VERSION: ClassVar[int] = 1
 
 

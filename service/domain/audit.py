@@ -17,12 +17,12 @@ from .shuffle import commitment, round_seed
 from .state import GameState, new_game
 
 
-class Finding(msgspec.Struct, frozen=True):
+class Finding(msgspec.Struct, frozen=True, gc=False):
     index: int  # position in the log given to `audit`
     reason: str
 
 
-class AuditResult(msgspec.Struct, frozen=True):
+class AuditResult(msgspec.Struct, frozen=True, gc=False):
     rounds_verified: int
     draws_verified: int
     finding: Finding | None  # None: every check passed

@@ -9,7 +9,7 @@ import msgspec
 from .state import Direction
 
 
-class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _Command(msgspec.Struct, frozen=True, gc=False, tag_field="type", forbid_unknown_fields=True):
     pass
 
 

@@ -14,11 +14,11 @@ from .ruleset import RuleSet
 from .state import ChallengeKind, Direction
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type"):
+class _Event(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
     SCHEMA_VERSION: ClassVar[int] = 1
 
 
-class PileCard(msgspec.Struct, frozen=True):
+class PileCard(msgspec.Struct, frozen=True, gc=False):
     pile: int
     card: str
 

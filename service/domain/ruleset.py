@@ -31,7 +31,7 @@ def _doc(text: str) -> msgspec.Meta:
     return msgspec.Meta(description=text)
 
 
-class AdvancedOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class AdvancedOptions(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """The optional rules of RULES §13, each independently toggleable."""
 
     hand_size_six: Annotated[bool, _doc("Deal and refill six cards (§13.1).")] = False
@@ -81,7 +81,7 @@ ALL_ADVANCED = AdvancedOptions(
 )
 
 
-class RuleSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """How a game is played (RULES §3). Seats are numbered 0 to players − 1, clockwise."""
 
     players: Annotated[int, msgspec.Meta(ge=2, le=6, description="Number of seats, 2–6.")]

@@ -13,14 +13,14 @@ ChallengeKind = Literal["stack_top", "stack_second", "draft"]
 Status = Literal["playing", "finished"]
 
 
-class CardSet(msgspec.Struct, frozen=True):
+class CardSet(msgspec.Struct, frozen=True, gc=False):
     """A set on a stack: its asset type is stored, so card order inside it is cosmetic (§17 A22)."""
 
     type: str
     cards: tuple[str, ...]
 
 
-class Play(msgspec.Struct, frozen=True):
+class Play(msgspec.Struct, frozen=True, gc=False):
     """Cards one seat put into a challenge."""
 
     seat: int
@@ -30,12 +30,12 @@ class Play(msgspec.Struct, frozen=True):
 # Pending decisions: exactly one is awaited at any time a command ends (RULES §6).
 
 
-class AwaitingAction(msgspec.Struct, frozen=True, tag="action"):
+class AwaitingAction(msgspec.Struct, frozen=True, gc=False, tag="action"):
     seat: int
     actions_taken: int = 0
 
 
-class AwaitingChallengeReply(msgspec.Struct, frozen=True, tag="challenge"):
+class AwaitingChallengeReply(msgspec.Struct, frozen=True, gc=False, tag="challenge"):
     kind: ChallengeKind
     challenger: int
     defender: int
@@ -46,12 +46,12 @@ class AwaitingChallengeReply(msgspec.Struct, frozen=True, tag="challenge"):
     required: int  # 1 = a single, 2 = a double (§8.2)
 
 
-class AwaitingDraftChallenge(msgspec.Struct, frozen=True, tag="draft_window"):
+class AwaitingDraftChallenge(msgspec.Struct, frozen=True, gc=False, tag="draft_window"):
     drafter: int
     eligible: int
 
 
-class AwaitingMoveDirections(msgspec.Struct, frozen=True, tag="move_directions"):
+class AwaitingMoveDirections(msgspec.Struct, frozen=True, gc=False, tag="move_directions"):
     """A Move revealed on a draft pile: each seat picks the direction for the other's stack."""
 
     pile: int
@@ -60,21 +60,21 @@ class AwaitingMoveDirections(msgspec.Struct, frozen=True, tag="move_directions")
     choices: tuple[tuple[int, Direction], ...]  # (target seat, direction)
 
 
-class TurnOver(msgspec.Struct, frozen=True, tag="turn_over"):
+class TurnOver(msgspec.Struct, frozen=True, gc=False, tag="turn_over"):
     """Transient: the active seat's actions are done; replenishing follows in the same command."""
 
     seat: int
 
 
-class Flipping(msgspec.Struct, frozen=True, tag="flipping"):
+class Flipping(msgspec.Struct, frozen=True, gc=False, tag="flipping"):
     """Transient: draft piles still have a next card to reveal (`GameState.flip_queue`)."""
 
 
-class NotStarted(msgspec.Struct, frozen=True, tag="not_started"):
+class NotStarted(msgspec.Struct, frozen=True, gc=False, tag="not_started"):
     """Before the game starts, and between rounds."""
 
 
-class GameOver(msgspec.Struct, frozen=True, tag="game_over"):
+class GameOver(msgspec.Struct, frozen=True, gc=False, tag="game_over"):
     pass
 
 
@@ -90,13 +90,13 @@ Pending = (
 )
 
 
-class DraftInProgress(msgspec.Struct, frozen=True):
+class DraftInProgress(msgspec.Struct, frozen=True, gc=False):
     drafter: int
     set: CardSet
     piles: tuple[int, ...]  # piles whose next card flips once the draft resolves (§17 A50)
 
 
-class GameState(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True, gc=False):
     ruleset: RuleSet
     master_seed: bytes = b""
     status: Status = "playing"

@@ -21,14 +21,14 @@ Viewer = int | None
 Visibility = Literal["public", "server"] | int  # an int: that seat alone sees it in full
 
 
-class SetView(msgspec.Struct, frozen=True):
+class SetView(msgspec.Struct, frozen=True, gc=False):
     type: str
     count: int
     top: str
     cards: tuple[str, ...] | None  # None unless set composition is public (§17 A45)
 
 
-class SeatView(msgspec.Struct, frozen=True):
+class SeatView(msgspec.Struct, frozen=True, gc=False):
     seat: int
     hand_count: int
     stack: tuple[SetView, ...]
@@ -37,12 +37,12 @@ class SeatView(msgspec.Struct, frozen=True):
     round_wins: int
 
 
-class PileView(msgspec.Struct, frozen=True):
+class PileView(msgspec.Struct, frozen=True, gc=False):
     top: str | None  # the face-up top card, if any
     count: int
 
 
-class GameView(msgspec.Struct, frozen=True):
+class GameView(msgspec.Struct, frozen=True, gc=False):
     """What one viewer may know of the game. `hand` is None for a spectator."""
 
     viewer: int | None

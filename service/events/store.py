@@ -46,7 +46,7 @@ class IdempotencyKeyReused(Exception):
 
 # Frozen msgspec Structs rather than frozen dataclasses: a command builds several, and a frozen
 # dataclass's __init__ costs about ten times as much.
-class StoredEvent(msgspec.Struct, frozen=True):
+class StoredEvent(msgspec.Struct, frozen=True, gc=False):
     game_id: str
     version: int
     type: str
@@ -59,7 +59,7 @@ class StoredEvent(msgspec.Struct, frozen=True):
     hash: str
 
 
-class Batch(msgspec.Struct, frozen=True):
+class Batch(msgspec.Struct, frozen=True, gc=False):
     """One command's events, encoded and hash-chained, not yet written."""
 
     game_id: str

@@ -3,6 +3,7 @@ property list), as plain functions the property tests and the playthroughs share
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 import signal
@@ -74,6 +75,19 @@ def assert_folds(before: GameState, events: list[Event], after: GameState) -> No
 
 
 _CARD_ID = re.compile(rb'"([a-z_]+#[0-9]+)"')
+
+
+def assert_untracked(value: Any, path: str = "state") -> None:
+    """The game values are never tracked by the garbage collector (`gc=False` structs; tuples
+    and frozensets of them are untracked on sight): every young collection would walk them,
+    stalling every command in flight (see `service.bootstrap.tune_gc`)."""
+    if isinstance(value, msgspec.Struct):
+        assert not gc.is_tracked(value), f"{path} ({type(value).__name__}) is GC-tracked"
+        for name in value.__struct_fields__:
+            assert_untracked(getattr(value, name), f"{path}.{name}")
+    elif isinstance(value, tuple | frozenset):
+        for i, item in enumerate(value):
+            assert_untracked(item, f"{path}[{i}]")
 
 
 def card_ids_in(value: Any) -> set[str]:

@@ -40,6 +40,7 @@ from .checks import (
     assert_folds,
     assert_full_hands_while_deck_lasts,
     assert_sets_well_formed,
+    assert_untracked,
     assert_views_hide_cards,
     finishes_within,
 )
@@ -118,6 +119,8 @@ def play_checked(
 def check_step(before: GameState, events: list[Event], after: GameState) -> None:
     assert events, "every accepted command records at least one event"
     assert_folds(before, events, after)
+    assert_untracked(after)
+    assert_untracked(events, "events")
     if after.hands:
         assert_conserved(after)
         assert_sets_well_formed(after)
