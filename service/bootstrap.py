@@ -31,7 +31,10 @@ class Services:
         await self.engine.dispose()
 
 
-def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None) -> Services:
+def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None,
+          catch_up_first: bool = False) -> Services:
+    """`catch_up_first`: see `Pipeline`; for API processes that share the log with others
+    (workers catch up themselves, for the version their job names)."""
     settings = settings or get_settings()
     engine = create_engine(settings.database_url,
                            sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
@@ -42,7 +45,8 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
     cache = StateCache(settings.state_cache_size) if settings.state_cache else None
     pipeline = Pipeline(store, cache=cache, publisher=publisher,
                         scheduler=scheduler or schedulers.scheduler_for(settings),
-                        conflict_retries=settings.conflict_retries)
+                        conflict_retries=settings.conflict_retries,
+                        catch_up_first=catch_up_first)
     schedulers.attach(pipeline.scheduler, pipeline)
     return Services(settings, engine, store, pipeline, publisher)
 

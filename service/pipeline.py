@@ -23,6 +23,7 @@ from .commit import Committer
 from .domain import RuleViolation, StartGame, execute
 from .domain.commands import SeatCommand
 from .events.codec import AnyEvent
+from .events.log_tail import LogTail
 from .events.store import (
     AppendRejected,
     EventStore,
@@ -62,6 +63,7 @@ class Pipeline:
         publisher: Publisher | None = None,
         scheduler: Scheduler | None = None,
         conflict_retries: int = 8,
+        catch_up_first: bool = False,
         master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
         self.store = store
@@ -72,9 +74,17 @@ class Pipeline:
         self.publisher: Publisher = publisher or LocalPublisher()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.retries = conflict_retries
+        # Other processes write this log too: decide on the game as of the log's end, one read
+        # of the events past the cached version (on PostgreSQL in one round trip, `LogTail`).
+        # Decided on a cached game that is behind, a command's append fails, fails the group
+        # it was written with (whose every command is then written alone), and is decided again.
+        self.catch_up_first = catch_up_first
+        self.tail = LogTail(store) if catch_up_first and not store.sqlite else None
 
     async def close(self) -> None:
         await self.committer.close()
+        if self.tail is not None:
+            await self.tail.close()
 
     # Entry points.
 
@@ -161,6 +171,8 @@ class Pipeline:
         cached = self.cache.get(game_id) if self.cache is not None else None
         if cached is not None and not fresh:
             return cached
+        if cached is not None and self.tail is not None:
+            return self.catch_up(cached, await self.tail.after(game_id, cached.version))
         stored = await self.store.read_events(game_id,
                                               cached.version if cached is not None else 0)
         if cached is not None:
@@ -194,7 +206,7 @@ class Pipeline:
         dry_run: bool = False,
     ) -> Outcome:
         body_sha = hashlib.sha256(body).hexdigest()
-        fresh = False
+        fresh = self.catch_up_first and not creating
         for _ in range(self.retries + 1):
             game = Game(game_id) if creating else await self.load(game_id, fresh=fresh)
             if expected_version is not None and game.version != expected_version:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from service.bootstrap import Services, build
 from service.config import Settings
 from service.due import decisions
-from service.due.log_tail import LogTail
+from service.events.log_tail import LogTail
 
 
 @dataclass

@@ -18,6 +18,7 @@ import msgspec
 from service.domain import RuleViolation, execute, legal_commands, player_view
 from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
+from service.events.log_tail import LogTail
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.game import AnyEvent, Game, apply_all
 from service.lobby import BotSeat, HumanSeat
@@ -25,7 +26,6 @@ from service.pipeline import GameNotFound, Outcome, Pipeline
 from service.projections.rows import BOT_TURN, DEADLINE
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
 
-from .log_tail import LogTail
 from .streaks import consecutive_timeouts
 
 Result = Literal["acted", "moved_on", "replayed"]

@@ -14,11 +14,11 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from service.events.log_tail import LogTail
 from service.pipeline import Pipeline
 from service.projections.rows import BOT_TURN
 
 from .decisions import take_due_decision
-from .log_tail import LogTail
 from .overdue import overdue_rows
 
 log = logging.getLogger(__name__)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
 import sqlalchemy as sa
 
@@ -11,7 +12,7 @@ from service.audit import verify
 from service.bootstrap import build
 from service.commit import _PG_COMMIT
 from service.config import Settings
-from service.domain import RuleViolation
+from service.domain import RuleViolation, execute
 from service.domain.commands import EndTurn
 from service.events.hot_reads import HotReads, compiled
 from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
@@ -92,6 +93,35 @@ async def test_given_another_process_moved_the_game_on_then_a_fresh_load_folds_o
     assert read_after == [cached.version if q.cache is not None else 0]
     assert caught_up == folded_whole and caught_up.version > cached.version
     assert await q.load(game_id) == folded_whole  # and cached at that version
+
+
+async def test_given_other_writers_then_catching_up_first_decides_once_on_the_log_end(
+    settings, services
+):
+    # An API process that shares the log (Redis configured) reads the events another process
+    # added before deciding. Decided on its stale cache, the command would be refused there or
+    # by its append (failing the whole group that write shared), and decided again.
+    api = build(settings, catch_up_first=True)
+    try:
+        p, q = services.pipeline, api.pipeline
+        game_id = await started_game(p)
+        await q.load(game_id)  # q caches this version
+        await play(p, game_id, 3)
+        version, seat, command = await next_move(p, game_id)
+        decided_on: list[int] = []
+
+        def decide(game):
+            decided_on.append(game.version)
+            events, state = execute(game.state, command, seat)
+            return list(events), msgspec.structs.replace(game, state=state)
+
+        outcome = await q.take(game_id, decide, b"a test command", f"seat:{seat}")
+
+        assert decided_on == [version]
+        assert outcome.version > version
+        assert await q.load(game_id) == await Pipeline(services.store).load(game_id)
+    finally:
+        await api.close()
 
 
 async def test_given_another_process_handed_my_seat_away_then_my_command_is_refused(

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from service.cli import main as cya
 from service.commit import WRITERS
-from service.due.log_tail import TAIL_CONNECTIONS
 from service.events.engine import POOL_SIZE
+from service.events.log_tail import TAIL_CONNECTIONS
 from service.http.app import VIEW_READ_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_given_the_dockerfile_then_it_copies_what_exists_and_serves_the_app_fact
 def test_given_the_connections_each_process_may_open_then_compose_and_the_docs_have_room(
     compose: dict[str, Any],
 ) -> None:
-    api = POOL_SIZE + VIEW_READ_CONNECTIONS + WRITERS
+    api = POOL_SIZE + VIEW_READ_CONNECTIONS + WRITERS + TAIL_CONNECTIONS
     worker = POOL_SIZE + TAIL_CONNECTIONS + WRITERS
     settings = [arg.split("=", 1) for arg in compose["services"]["postgres"]["command"]
                 if arg.startswith("max_connections=")]

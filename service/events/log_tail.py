@@ -1,15 +1,16 @@
-"""The events a worker has not seen yet, in one round trip.
+"""The events a process has not seen yet, in one round trip.
 
 A worker's folded games trail the commits of the API processes (the human's move it answers
-is one of them). Through SQLAlchemy the catch-up read costs BEGIN, SELECT and COMMIT; on
-PostgreSQL a plain asyncpg fetch does it in one round trip, which is most of a bot's reply
-latency budget after RQ's own overhead.
+is one of them), and with several API processes each one's trail the others'. Through
+SQLAlchemy the catch-up read costs BEGIN, SELECT and COMMIT; on PostgreSQL a plain asyncpg
+fetch does it in one round trip, which is most of a bot's reply latency budget after RQ's own
+overhead.
 """
 
 from __future__ import annotations
 
-from service.events.hot_reads import HotReads
-from service.events.store import EventStore, StoredEvent
+from .hot_reads import HotReads
+from .store import EventStore, StoredEvent
 
 _AFTER = """
 SELECT game_id, version, type, schema_version, data, visibility, command_id, actor,
