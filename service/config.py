@@ -25,6 +25,10 @@ class Settings:
     state_cache_size: int = 1024
     # Without an expected version, a command is retried on fresh state this many times.
     conflict_retries: int = 8
+    # An API process reads the log's newer events before deciding each command (`Pipeline`):
+    # right when several API processes share games round-robin (the deployment's default, with
+    # Redis), wasted reads when one process sees every command of a game. None: on with Redis.
+    catch_up_first: bool | None = None
     sqlite_busy_timeout_ms: int = 10_000
     # Who runs due work (bot moves, expired clocks): "rq" (workers), "in_process" (asyncio tasks
     # in this process: the embedded default), or "none" (rows wait in `due_work`; for tests
@@ -38,6 +42,10 @@ class Settings:
     sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again
     sweep_grace_s: float = 5.0  # how long past due a row must be before it counts as lost
 
+    @property
+    def catches_up_first(self) -> bool:
+        return self.redis_url is not None if self.catch_up_first is None else self.catch_up_first
+
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
@@ -46,6 +54,8 @@ class Settings:
             state_cache=_flag("CYA_STATE_CACHE", True),
             state_cache_size=int(os.environ.get("CYA_STATE_CACHE_SIZE", "1024")),
             conflict_retries=int(os.environ.get("CYA_CONFLICT_RETRIES", "8")),
+            catch_up_first=(_flag("CYA_CATCH_UP_FIRST", False)
+                            if "CYA_CATCH_UP_FIRST" in os.environ else None),
             due_work=os.environ.get("CYA_DUE_WORK")
             or ("rq" if os.environ.get("CYA_REDIS_URL") else "in_process"),
             rq_queue=os.environ.get("CYA_RQ_QUEUE", "cya-due"),

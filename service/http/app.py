@@ -104,8 +104,7 @@ def create_app(
     """`scheduler` is the hook for due work (bot turns, clocks); None lets `build` choose."""
     settings = settings or get_settings()
     http = http or get_http_settings()
-    # With Redis, other processes (workers, other API processes) write the same games.
-    services = build(settings, scheduler=scheduler, catch_up_first=settings.redis_url is not None)
+    services = build(settings, scheduler=scheduler, catch_up_first=settings.catches_up_first)
     runtime = Runtime(services, PlayerDirectory(services.engine),
                       Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url

@@ -53,6 +53,19 @@ def test_given_no_settings_then_due_work_runs_in_process_and_with_redis_through_
     assert Settings.from_env().due_work == "rq"
 
 
+def test_given_redis_then_api_processes_catch_up_first_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CYA_REDIS_URL", raising=False)
+    monkeypatch.delenv("CYA_CATCH_UP_FIRST", raising=False)
+    assert not Settings.from_env().catches_up_first  # one process writes: its cache is current
+
+    monkeypatch.setenv("CYA_REDIS_URL", "redis://127.0.0.1:6379/0")
+    assert Settings.from_env().catches_up_first
+    monkeypatch.setenv("CYA_CATCH_UP_FIRST", "0")  # one API process, or a game-affine balancer
+    assert not Settings.from_env().catches_up_first
+
+
 async def test_given_the_embedded_default_when_bots_and_a_silent_human_play_then_it_finishes(
     embedded: Services,
 ) -> None:
