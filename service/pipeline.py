@@ -75,16 +75,15 @@ class Pipeline:
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.retries = conflict_retries
         # Other processes write this log too: decide on the game as of the log's end, one read
-        # of the events past the cached version (on PostgreSQL in one round trip, `LogTail`).
-        # Decided on a cached game that is behind, a command's append fails, fails the group
-        # it was written with (whose every command is then written alone), and is decided again.
+        # of the events past the cached version. Decided on a cached game that is behind, a
+        # command's append fails, fails the group it was written with (whose every command is
+        # then written alone), and is decided again.
         self.catch_up_first = catch_up_first
-        self.tail = LogTail(store) if catch_up_first and not store.sqlite else None
+        self.tail = LogTail(store)  # every catch-up's read; its pool opens at the first
 
     async def close(self) -> None:
         await self.committer.close()
-        if self.tail is not None:
-            await self.tail.close()
+        await self.tail.close()
 
     # Entry points.
 
@@ -171,12 +170,9 @@ class Pipeline:
         cached = self.cache.get(game_id) if self.cache is not None else None
         if cached is not None and not fresh:
             return cached
-        if cached is not None and self.tail is not None:
-            return self.catch_up(cached, await self.tail.after(game_id, cached.version))
-        stored = await self.store.read_events(game_id,
-                                              cached.version if cached is not None else 0)
         if cached is not None:
-            return self.catch_up(cached, stored)
+            return self.catch_up(cached, await self.tail.after(game_id, cached.version))
+        stored = await self.store.read_events(game_id)
         if not stored:
             raise GameNotFound(game_id)
         return self.catch_up(Game(game_id, created_at=stored[0].recorded_at), stored)

@@ -14,14 +14,12 @@ from dataclasses import dataclass, replace
 from service.bootstrap import Services, build
 from service.config import Settings
 from service.due import decisions
-from service.events.log_tail import LogTail
 
 
 @dataclass
 class Runtime:
     loop: asyncio.AbstractEventLoop
     services: Services
-    tail: LogTail
 
 
 _settings: Settings | None = None
@@ -40,7 +38,7 @@ def runtime() -> Runtime:
         settings = _settings or replace(Settings.from_env(), due_work="rq")
         loop = asyncio.new_event_loop()
         services = build(settings)
-        _runtime = Runtime(loop, services, LogTail(services.store))
+        _runtime = Runtime(loop, services)
     return _runtime
 
 
@@ -48,7 +46,7 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     """A bot's move (`bot_turn`) or an expired clock (`deadline`), if the game still waits."""
     rt = runtime()
     return rt.loop.run_until_complete(
-        decisions.take_due_decision(rt.services.pipeline, game_id, version, kind, seat, rt.tail)
+        decisions.take_due_decision(rt.services.pipeline, game_id, version, kind, seat)
     )
 
 
@@ -59,7 +57,6 @@ def noop() -> None:
 def shutdown() -> None:
     global _runtime
     if _runtime is not None:
-        _runtime.loop.run_until_complete(_runtime.tail.close())
         _runtime.loop.run_until_complete(_runtime.services.close())
         _runtime.loop.close()
         _runtime = None

@@ -18,7 +18,6 @@ import msgspec
 from service.domain import RuleViolation, execute, legal_commands, player_view
 from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
-from service.events.log_tail import LogTail
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.game import AnyEvent, Game, apply_all
 from service.lobby import BotSeat, HumanSeat
@@ -47,8 +46,7 @@ def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
     return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
 
 
-async def current(pipeline: Pipeline, game_id: str, version: int,
-                  tail: LogTail | None = None) -> Game:
+async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
     """The game as of the log's end, as far as a job for `version` needs it. A worker's cache
     trails the other processes' writes: fold only the events it has not seen instead of the
     whole log, and skip the read when the cache already stands at `version` (if the log moved
@@ -56,18 +54,14 @@ async def current(pipeline: Pipeline, game_id: str, version: int,
     cached = pipeline.cache.get(game_id) if pipeline.cache is not None else None
     if cached is not None and cached.version >= version:
         return cached
-    if cached is None or tail is None:
-        return await pipeline.load(game_id, fresh=True)  # brings a cached game forward too
-    return pipeline.catch_up(cached, await tail.after(game_id, cached.version))
+    return await pipeline.load(game_id, fresh=True)  # brings a cached game forward
 
 
 async def take_due_decision(
     pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
-    tail: LogTail | None = None,
 ) -> Result:
-    """`tail`: a long-lived `LogTail` for cheap catch-up reads (workers keep one)."""
     try:
-        game = await current(pipeline, game_id, version, tail)
+        game = await current(pipeline, game_id, version)
     except GameNotFound:
         return "moved_on"
     pending = game.pending_seat()

@@ -14,7 +14,6 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from service.events.log_tail import LogTail
 from service.pipeline import Pipeline
 from service.projections.rows import BOT_TURN
 
@@ -28,7 +27,6 @@ class InProcessScheduler:
     def __init__(self, *, bot_delay_ms: int = 0, sweep_interval_s: float = 3.0,
                  sweep_grace_s: float = 5.0) -> None:
         self.pipeline: Pipeline | None = None
-        self.tail: LogTail | None = None
         self.bot_delay_ms = bot_delay_ms
         self.sweep_interval_s = sweep_interval_s
         self.sweep_grace_s = sweep_grace_s
@@ -37,7 +35,6 @@ class InProcessScheduler:
 
     def attach(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
-        self.tail = LogTail(pipeline.store)
 
     def start(self) -> None:
         """Begin sweeping; called by the first schedule, or at startup to resume old rows."""
@@ -71,7 +68,7 @@ class InProcessScheduler:
             await asyncio.sleep(wait)
         try:
             await take_due_decision(self.pipeline, due["game_id"], due["version"], due["kind"],
-                                    due["seat"], self.tail)
+                                    due["seat"])
         except Exception:
             # The row stays due; the sweep loop tries again.
             log.exception("due work for game %s failed", due["game_id"])
@@ -102,5 +99,3 @@ class InProcessScheduler:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self._sweeper = None
-        if self.tail is not None:
-            await self.tail.close()

@@ -87,6 +87,15 @@ async def test_given_another_process_moved_the_game_on_then_a_fresh_load_folds_o
         return await load(conn, game_id, after, upto)
 
     monkeypatch.setattr(q.store, "load", spied)
+    hot = q.tail._reads  # PostgreSQL: a catch-up reads on the hot-read pool, not through load
+    if hot is not None:
+        fetch = hot.fetch
+
+        async def fetched(sql, game_id, after):
+            read_after.append(after)
+            return await fetch(sql, game_id, after)
+
+        monkeypatch.setattr(hot, "fetch", fetched)
     caught_up = await q.load(game_id, fresh=True)
     folded_whole = await Pipeline(services.store).load(game_id)
 
