@@ -5,7 +5,6 @@ A viewer is a seat number, or None for a spectator (and anyone else without a se
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -73,38 +72,37 @@ def spectator_view(state: GameState) -> GameView:
     return _view(state, None)
 
 
-@lru_cache(maxsize=8192)
-def _seat_view(
-    seat: int,
-    stack: tuple[CardSet, ...],
-    hand_count: int,
-    total: int,
-    wins: int,
-    ruleset: RuleSet,
-) -> SeatView:
-    # Cached: views are built on every step of every game, and stacks rarely change.
+# A stack's part of a view, found by the stack's identity: a command leaves most stacks alone,
+# and the state after it shares them with the state before. Hashing the stack and the ruleset
+# as a cache key instead cost more than the rest of the view. Each entry holds its stack and
+# ruleset, so their ids cannot be reused while it lives.
+_StackPart = tuple[tuple[CardSet, ...], RuleSet, tuple[SetView, ...], int | None]
+_STACK_PARTS: dict[int, _StackPart] = {}
+_STACK_PARTS_MAX = 8192
+
+
+def _stack_part(stack: tuple[CardSet, ...], ruleset: RuleSet) -> _StackPart:
+    part = _STACK_PARTS.get(id(stack))
+    if part is not None and part[0] is stack and part[1] is ruleset:
+        return part
     public = ruleset.public_set_composition
-    table = card_table(ruleset.edition)
     sets = tuple(
         SetView(cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None) for cs in stack
     )
-    value = stack_value(table, stack) if public else None
-    return SeatView(seat, hand_count, sets, value, total, wins)
+    value = stack_value(card_table(ruleset.edition), stack) if public else None
+    if len(_STACK_PARTS) >= _STACK_PARTS_MAX:
+        _STACK_PARTS.clear()
+    part = _STACK_PARTS[id(stack)] = (stack, ruleset, sets, value)
+    return part
 
 
 def _view(state: GameState, viewer: Viewer) -> GameView:
-    rs = state.ruleset
-    seats = tuple(
-        _seat_view(
-            i,
-            stack,
-            len(state.hands[i]) if state.hands else 0,
-            state.totals[i],
-            state.round_wins[i],
-            rs,
-        )
-        for i, stack in enumerate(state.stacks or ((),) * state.players)
-    )
+    rs, hands = state.ruleset, state.hands
+    seats = []
+    for i, stack in enumerate(state.stacks or ((),) * state.players):
+        _, _, sets, value = _stack_part(stack, rs)
+        seats.append(SeatView(i, len(hands[i]) if hands else 0, sets, value, state.totals[i],
+                              state.round_wins[i]))
     piles = tuple(
         PileView(pile[0] if pile and up else None, len(pile))
         for pile, up in zip(state.draft_piles, state.draft_face_up, strict=True)
@@ -119,7 +117,7 @@ def _view(state: GameState, viewer: Viewer) -> GameView:
         actions_taken=state.actions_taken,
         pending=state.pending,
         awaiting=state.pending_seats(),
-        seats=seats,
+        seats=tuple(seats),
         draw_count=len(state.draw_pile),
         discard_pile=state.discard_pile,
         draft_piles=piles,
@@ -131,9 +129,13 @@ def _view(state: GameState, viewer: Viewer) -> GameView:
     )
 
 
+# A tuple, built once: a union in the call would be built again on every event.
+_SERVER_ONLY = (GameStarted, RoundStarted, RevealedActionReturned)
+
+
 def visibility(event: Event) -> Visibility:
     """Who may see the event in full; everyone else gets `redact(event, viewer)`."""
-    if isinstance(event, GameStarted | RoundStarted | RevealedActionReturned):
+    if isinstance(event, _SERVER_ONLY):
         return "server"
     if isinstance(event, CardsDrawn):
         return event.seat

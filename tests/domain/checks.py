@@ -43,6 +43,7 @@ from service.domain.commands import (
     Respond,
     StartGame,
 )
+from service.domain.scoring import stack_value
 from service.domain.sets import group_type
 from service.domain.state import AwaitingAction
 
@@ -102,6 +103,18 @@ def hidden_from(state: GameState, viewer: int | None) -> set[str]:
         if seat != viewer:
             hidden.update(hand)
     return hidden
+
+
+def assert_view_shows_the_stacks(state: GameState) -> None:
+    """A view's stacks are the state's, set by set, whatever the views' cache of stack parts
+    (found by the stack's identity) holds from earlier states and other games."""
+    public = state.ruleset.public_set_composition
+    table = card_table(state.ruleset.edition)
+    view = spectator_view(state)
+    for seat, stack in zip(view.seats, state.stacks or ((),) * state.players, strict=True):
+        assert [(s.type, s.count, s.top, s.cards) for s in seat.stack] == [
+            (cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None) for cs in stack]
+        assert seat.stack_value == (stack_value(table, stack) if public else None)
 
 
 def assert_views_hide_cards(before: GameState, events: Sequence[Event]) -> None:

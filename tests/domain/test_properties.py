@@ -41,6 +41,7 @@ from .checks import (
     assert_full_hands_while_deck_lasts,
     assert_sets_well_formed,
     assert_untracked,
+    assert_view_shows_the_stacks,
     assert_views_hide_cards,
     finishes_within,
 )
@@ -126,6 +127,7 @@ def check_step(before: GameState, events: list[Event], after: GameState) -> None
         assert_sets_well_formed(after)
         assert_full_hands_while_deck_lasts(after)
     assert_views_hide_cards(before, events)
+    assert_view_shows_the_stacks(after)
 
 
 def check_sets_never_vanish(before: GameState, after: GameState, seen: list[bool]) -> list[bool]:
