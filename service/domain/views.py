@@ -74,33 +74,32 @@ def spectator_view(state: GameState) -> GameView:
 
 # A stack's part of a view, found by the stack's identity: a command leaves most stacks alone,
 # and the state after it shares them with the state before. Hashing the stack and the ruleset
-# as a cache key instead cost more than the rest of the view. Each entry holds its stack and
-# ruleset, so their ids cannot be reused while it lives.
-_StackPart = tuple[tuple[CardSet, ...], RuleSet, tuple[SetView, ...], int | None]
-_STACK_PARTS: dict[int, _StackPart] = {}
+# as a cache key cost as much as the rest of the view. Each entry holds its stack and ruleset,
+# so their ids cannot be reused while it lives.
+_STACK_PARTS: dict[int, tuple[tuple[CardSet, ...], RuleSet, tuple[SetView, ...], int | None]] = {}
 _STACK_PARTS_MAX = 8192
 
 
-def _stack_part(stack: tuple[CardSet, ...], ruleset: RuleSet) -> _StackPart:
+def _stack_part(stack: tuple[CardSet, ...], ruleset: RuleSet
+                ) -> tuple[tuple[SetView, ...], int | None]:
+    """The stack's sets as a view shows them, and its value (None unless public)."""
     part = _STACK_PARTS.get(id(stack))
-    if part is not None and part[0] is stack and part[1] is ruleset:
-        return part
-    public = ruleset.public_set_composition
-    sets = tuple(
-        SetView(cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None) for cs in stack
-    )
-    value = stack_value(card_table(ruleset.edition), stack) if public else None
-    if len(_STACK_PARTS) >= _STACK_PARTS_MAX:
-        _STACK_PARTS.clear()
-    part = _STACK_PARTS[id(stack)] = (stack, ruleset, sets, value)
-    return part
+    if part is None or part[0] is not stack or part[1] is not ruleset:
+        public = ruleset.public_set_composition
+        sets = tuple(SetView(cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None)
+                     for cs in stack)
+        value = stack_value(card_table(ruleset.edition), stack) if public else None
+        if len(_STACK_PARTS) >= _STACK_PARTS_MAX:
+            _STACK_PARTS.clear()
+        part = _STACK_PARTS[id(stack)] = (stack, ruleset, sets, value)
+    return part[2], part[3]
 
 
 def _view(state: GameState, viewer: Viewer) -> GameView:
     rs, hands = state.ruleset, state.hands
     seats = []
     for i, stack in enumerate(state.stacks or ((),) * state.players):
-        _, _, sets, value = _stack_part(stack, rs)
+        sets, value = _stack_part(stack, rs)
         seats.append(SeatView(i, len(hands[i]) if hands else 0, sets, value, state.totals[i],
                               state.round_wins[i]))
     piles = tuple(
