@@ -128,13 +128,10 @@ def _view(state: GameState, viewer: Viewer) -> GameView:
     )
 
 
-# A tuple, built once: a union in the call would be built again on every event.
-_SERVER_ONLY = (GameStarted, RoundStarted, RevealedActionReturned)
-
-
 def visibility(event: Event) -> Visibility:
     """Who may see the event in full; everyone else gets `redact(event, viewer)`."""
-    if isinstance(event, _SERVER_ONLY):
+    # A tuple: `GameStarted | RoundStarted | …` would build a union on every call.
+    if isinstance(event, (GameStarted, RoundStarted, RevealedActionReturned)):
         return "server"
     if isinstance(event, CardsDrawn):
         return event.seat

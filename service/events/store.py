@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, get_args
+from typing import Any
 
 import msgspec
 import sqlalchemy as sa
@@ -85,13 +85,10 @@ class CommandRecord:
     last_version: int
 
 
-# Seats and clocks: public facts. A tuple built once: `LobbyEvent | TimeoutEvent` in the call
-# would build a new union on every event.
-_SERVICE_EVENTS = (*get_args(LobbyEvent), *get_args(TimeoutEvent))
-
-
 def visibility_of(event: AnyEvent) -> str:
-    if isinstance(event, _SERVICE_EVENTS):
+    # Seats and clocks: public facts. A tuple of the two unions: `LobbyEvent | TimeoutEvent`
+    # would build a third on every call.
+    if isinstance(event, (LobbyEvent, TimeoutEvent)):
         return "public"
     return str(visibility(event))
 
