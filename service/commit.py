@@ -6,9 +6,11 @@ PostgreSQL: one statement — data-modifying CTEs write the projections, the mai
 the events — so a command costs one round trip and commits, or fails on a unique constraint,
 atomically. Commands of different games that arrive while a write is in flight share the next
 statement (group commit): PostgreSQL's per-statement and per-commit costs are paid once per
-group. Once `flush_at` commands are pending and a writer is free they go at once, so one group
-is written while the next is being decided. If a group hits a unique violation, each of its
-commands is retried alone, so one command's conflict never fails another's.
+group. Only once `flush_at` commands are pending does a second writer take them at once, so one
+group is written while the next is being decided; below that, one writer works, or at light
+load each command would be written alone, a statement and a commit apiece. If a group hits a
+unique violation, each of its commands is retried alone, so one command's conflict never fails
+another's.
 """
 
 from __future__ import annotations
@@ -195,8 +197,9 @@ class Committer:
         return write.due
 
     def _wake(self) -> None:
-        """Let a free writer take what is pending, after the commands being decided now."""
-        if self._pending and self._active < self._writers and not self._waking:
+        """Let a writer take what is pending, after the commands being decided now, if none
+        is writing: one that is takes it when its write ends."""
+        if self._pending and self._active == 0 and not self._waking:
             self._active += 1
             self._waking = True
             self._start(self._drain())

@@ -415,3 +415,51 @@ async def test_given_hot_reads_then_each_is_one_statement_on_a_bounded_pool(post
     finally:
         await reads.close()
         await services.close()
+
+
+@pytest.mark.parametrize(("trailing", "groups", "most_at_once"), [
+    (5, [1, 5], 1),  # fewer than a full group: they wait for the write in flight, then share one
+    (8, [1, 8], 2),  # a full group: the second writer sends it at once
+])
+async def test_given_commands_arrive_during_a_write_then_they_share_the_next_statement(
+    postgres_url, monkeypatch, trailing, groups, most_at_once
+):
+    # At light load a second writer would send each command alone: a statement and a commit
+    # per command, where one writer shares them among those that arrive during its write.
+    services = build(Settings(database_url=postgres_url))
+    try:
+        p = services.pipeline
+        games = [await started_game(p) for _ in range(1 + trailing)]
+        moves = [await next_move(p, g) for g in games]
+        sizes: list[int] = []
+        writing, most = 0, 0
+        write = type(p.committer)._write
+
+        async def slow_write(self, group):
+            nonlocal writing, most
+            sizes.append(len(group))
+            writing += 1
+            most = max(most, writing)
+            await asyncio.sleep(0.5)  # the others arrive meanwhile
+            try:
+                await write(self, group)
+            finally:
+                writing -= 1
+
+        monkeypatch.setattr(type(p.committer), "_write", slow_write)
+
+        async def send(g: str, delay: float):
+            await asyncio.sleep(delay)
+            version, seat, command = moves[games.index(g)]
+            return await p.play(g, seat, command, expected_version=version)
+
+        outcomes = await asyncio.gather(*(
+            send(g, 0.0 if i == 0 else 0.05 + 0.005 * i * (trailing < 8))
+            for i, g in enumerate(games)))
+
+        assert sizes == groups and most == most_at_once
+        for g, (version, _, _), outcome in zip(games, moves, outcomes, strict=True):
+            assert outcome.version > version
+            assert (await services.store.read_events(g))[-1].version == outcome.version
+    finally:
+        await services.close()
