@@ -6,11 +6,11 @@ PostgreSQL: one statement — data-modifying CTEs write the projections, the mai
 the events — so a command costs one round trip and commits, or fails on a unique constraint,
 atomically. Commands of different games that arrive while a write is in flight share the next
 statement (group commit): PostgreSQL's per-statement and per-commit costs are paid once per
-group. Only once `flush_at` commands are pending does a second writer take them at once, so one
-group is written while the next is being decided; below that, one writer works, or at light
-load each command would be written alone, a statement and a commit apiece. If a group hits a
-unique violation, each of its commands is retried alone, so one command's conflict never fails
-another's.
+group. Once `flush_at` commands are pending a second writer takes them at once, so one group
+is written while the next is being decided; below that only one writer works, since a second
+would write each command of a light load alone, a statement and a commit apiece. If a group
+hits a unique violation, each of its commands is retried alone, so one command's conflict
+never fails another's.
 """
 
 from __future__ import annotations

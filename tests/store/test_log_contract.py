@@ -417,12 +417,12 @@ async def test_given_hot_reads_then_each_is_one_statement_on_a_bounded_pool(post
         await services.close()
 
 
-@pytest.mark.parametrize(("trailing", "groups", "most_at_once"), [
-    (5, [1, 5], 1),  # fewer than a full group: they wait for the write in flight, then share one
-    (8, [1, 8], 2),  # a full group: the second writer sends it at once
+@pytest.mark.parametrize(("trailing", "stagger", "groups", "most_at_once"), [
+    (5, 0.005, [1, 5], 1),  # one by one, fewer than a full group: they share the next write
+    (8, 0.0, [1, 8], 2),  # a full group at once: the second writer sends it without waiting
 ])
 async def test_given_commands_arrive_during_a_write_then_they_share_the_next_statement(
-    postgres_url, monkeypatch, trailing, groups, most_at_once
+    postgres_url, monkeypatch, trailing, stagger, groups, most_at_once
 ):
     # At light load a second writer would send each command alone: a statement and a commit
     # per command, where one writer shares them among those that arrive during its write.
@@ -440,22 +440,20 @@ async def test_given_commands_arrive_during_a_write_then_they_share_the_next_sta
             sizes.append(len(group))
             writing += 1
             most = max(most, writing)
-            await asyncio.sleep(0.5)  # the others arrive meanwhile
             try:
+                await asyncio.sleep(0.5)  # the others arrive meanwhile
                 await write(self, group)
             finally:
                 writing -= 1
 
         monkeypatch.setattr(type(p.committer), "_write", slow_write)
 
-        async def send(g: str, delay: float):
-            await asyncio.sleep(delay)
-            version, seat, command = moves[games.index(g)]
-            return await p.play(g, seat, command, expected_version=version)
+        async def send(i: int):
+            await asyncio.sleep(0.05 + stagger * i if i else 0.0)
+            version, seat, command = moves[i]
+            return await p.play(games[i], seat, command, expected_version=version)
 
-        outcomes = await asyncio.gather(*(
-            send(g, 0.0 if i == 0 else 0.05 + 0.005 * i * (trailing < 8))
-            for i, g in enumerate(games)))
+        outcomes = await asyncio.gather(*(send(i) for i in range(len(games))))
 
         assert sizes == groups and most == most_at_once
         for g, (version, _, _), outcome in zip(games, moves, outcomes, strict=True):
