@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
+from litestar.datastructures import MutableScopeHeaders
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
@@ -74,15 +75,26 @@ def openapi_config() -> OpenAPIConfig:
 
 
 class Api(Litestar):
-    """Litestar, plus HEAD for every GET route (RFC 9110 §9.3.2: a general-purpose server
-    must support it; uptime monitors probe with it): the GET's status and headers, no body.
-    Litestar itself answers HEAD with 405 unless a route declares a bodiless HEAD handler."""
+    """Litestar, plus:
+
+    - HEAD for every GET route (RFC 9110 §9.3.2: a general-purpose server must support it;
+      uptime monitors probe with it): the GET's status and headers, no body. Litestar itself
+      answers HEAD with 405 unless a route declares a bodiless HEAD handler.
+    - An `Allow` header (on OPTIONS and on 405) that names every method of the path, HEAD
+      included: Litestar's OPTIONS answer names only the methods of the first handler
+      registered at the path (`GET /v1/games` was missing beside `POST`).
+    """
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+        method = scope["method"] if scope["type"] == "http" else None
+        if method in (None, "GET", "POST"):
             await super().__call__(scope, receive, send)
-            return
+        elif method == "HEAD":
+            await self._head(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, self._allowing(scope, send))
 
+    async def _head(self, scope: Any, receive: Any, send: Any) -> None:
         async def headers_only(message: Message) -> None:
             if message["type"] != "http.response.body":
                 await send(message)
@@ -93,6 +105,31 @@ class Api(Litestar):
         sent_end: list[bool] = []
         await super().__call__(cast("HTTPScope", {**scope, "method": "GET"}), receive,
                                headers_only)
+
+    @functools.cached_property
+    def _methods(self) -> dict[str, frozenset[str]]:
+        """Every path template's methods, HEAD included wherever GET is."""
+        found: dict[str, set[str]] = {}
+        for route in self.routes:
+            found.setdefault(route.path, set()).update(route.methods)
+        return {path: frozenset(m | {"HEAD"} if "GET" in m else m) for path, m in found.items()}
+
+    def _allowing(self, scope: Any, send: Any) -> Any:
+        async def send_allow(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableScopeHeaders.from_message(message)
+                allow = headers.get("allow")
+                if allow is not None:
+                    # An OPTIONS answer: its route's template is known. A 405 comes before the
+                    # routing sets it: the path's methods are Litestar's, plus HEAD.
+                    methods = self._methods.get(scope.get("path_template", ""))
+                    if methods is None:
+                        named = {m.strip() for m in allow.split(",")}
+                        methods = frozenset(named | {"HEAD"} if "GET" in named else named)
+                    headers["allow"] = ", ".join(sorted(methods))
+            await send(message)
+
+        return send_allow
 
 
 def create_app(

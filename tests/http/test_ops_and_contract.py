@@ -398,6 +398,25 @@ async def test_given_head_then_every_get_route_answers_its_status_and_headers_wi
     assert head_post_only.status_code == 405
 
 
+async def test_given_options_or_a_method_a_path_lacks_then_allow_names_all_its_methods(api):
+    # Litestar's OPTIONS named only the methods of the first handler at a path: POST for
+    # /v1/games, which also lists the lobby with GET.
+    player = await api.player("alice")
+    game_id = await api.game(player, [await api.player("bob")])
+    paths = {"/v1/games": "GET, HEAD, OPTIONS, POST",
+             f"/v1/games/{game_id}/view": "GET, HEAD, OPTIONS",
+             f"/v1/games/{game_id}/commands": "OPTIONS, POST",
+             "/v1/rulesets": "GET, HEAD, OPTIONS"}
+
+    for path, methods in paths.items():
+        options = await api.http.options(path, headers=player.auth)
+        wrong = await api.http.delete(path, headers=player.auth)
+
+        assert (options.status_code, options.headers["allow"]) == (204, methods), path
+        assert (wrong.status_code, wrong.headers["allow"]) == (405, methods), path
+        assert wrong.json()["code"] == "method_not_allowed"
+
+
 async def test_given_the_contract_then_no_header_parameter_admits_null(api):
     # A header is a string or absent: the contract said `string or null`, so schemathesis sent
     # `If-Match: null`, a value the contract allowed and the server refuses with 400.
