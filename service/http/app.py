@@ -14,10 +14,11 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import MutableScopeHeaders
+from litestar.middleware._internal.cors import CORSMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
-from litestar.types import HTTPScope, Message
+from litestar.types import ASGIApp, HTTPScope, Message
 
 from service.bootstrap import build, tune_gc
 from service.config import Settings, get_settings
@@ -83,7 +84,24 @@ class Api(Litestar):
     - An `Allow` header (on OPTIONS and on 405) that names every method of the path, HEAD
       included: Litestar's OPTIONS answer names only the methods of the first handler
       registered at the path (`GET /v1/games` was missing beside `POST`).
+    - CORS only for requests that carry an `Origin` (browsers' requests).
     """
+
+    def _create_asgi_handler(self) -> ASGIApp:
+        # Litestar's CORS middleware copies every request's headers into a dict to look for
+        # `Origin`: 5% of a view's cost, paid by every client that is not a browser.
+        handler = super()._create_asgi_handler()
+        if not isinstance(handler, CORSMiddleware):
+            return handler
+        cors, inner = handler, handler.app
+
+        async def cors_if_asked(scope: Any, receive: Any, send: Any) -> None:
+            if any(name == b"origin" for name, _ in scope["headers"]):
+                await cors(scope, receive, send)
+            else:
+                await inner(scope, receive, send)
+
+        return cors_if_asked
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         method = scope["method"] if scope["type"] == "http" else None
