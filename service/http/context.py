@@ -29,7 +29,7 @@ from service.pipeline import GameNotFound, Pipeline
 from service.players import Player, PlayerDirectory
 
 from .feeds import Feeds
-from .problems import forbidden, unauthorized
+from .problems import forbidden, header, unauthorized
 from .settings import HttpSettings
 from .views import MemoryViews
 
@@ -155,15 +155,6 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     if player is None:
         raise unauthorized("Unknown API key.")
     request.scope["user"] = player
-
-
-def header(request: Request[Any, Any, Any], name: bytes) -> str | None:
-    """A header's first value straight from the ASGI headers (names come lower-cased), without
-    the case-insensitive copy of every header that `request.headers` builds."""
-    for key, value in request.scope["headers"]:
-        if key == name:
-            return value.decode("latin-1")
-    return None
 
 
 def _bearer(request: Request[Any, Any, Any]) -> str | None:

@@ -23,6 +23,7 @@ from service.resign import resign
 
 from . import examples
 from .context import Authed, GameAccess, Runtime, authenticate, game_access, runtime_of
+from .headers import IDEMPOTENCY_KEY
 from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
 from .schemas import (
@@ -37,11 +38,10 @@ from .schemas import (
     NewGame,
 )
 
-IdempotencyKey = Annotated[str | None, HeaderParameter(
-    name="Idempotency-Key", required=False, max_length=128, schema_extra=HEADER_SCHEMA,
-    description="Send the same key again to get the first result instead of acting twice.",
+IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
+    name=IDEMPOTENCY_KEY.name, required=False, max_length=IDEMPOTENCY_KEY.max_length,
+    schema_extra=HEADER_SCHEMA, description=IDEMPOTENCY_KEY.description,
 )]
-
 
 def command_id_of(player: Player, key: str | None) -> str | None:
     """The pipeline's command id for a client's Idempotency-Key: scoped to its player, so two
