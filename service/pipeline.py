@@ -201,7 +201,8 @@ class Pipeline:
         creating: bool = False,
         dry_run: bool = False,
     ) -> Outcome:
-        body_sha = hashlib.sha256(body).hexdigest()
+        # Only a command with an id is compared with a repeat of it (`_replay`).
+        body_sha = hashlib.sha256(body).hexdigest() if command_id is not None else ""
         fresh = self.catch_up_first and not creating
         for _ in range(self.retries + 1):
             game = Game(game_id) if creating else await self.load(game_id, fresh=fresh)

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import sqlalchemy as sa
@@ -85,12 +85,15 @@ class CommandRecord:
     last_version: int
 
 
+# Seats and clocks: public facts. Looked up by class: `isinstance` against the two unions
+# tried each of their classes in turn, a third of a microsecond per event.
+_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent))
+
+
 def visibility_of(event: AnyEvent) -> str:
-    # Seats and clocks: public facts. A tuple of the two unions: `LobbyEvent | TimeoutEvent`
-    # would build a third on every call.
-    if isinstance(event, (LobbyEvent, TimeoutEvent)):
+    if type(event) in _PUBLIC_SERVICE_EVENTS:
         return "public"
-    return str(visibility(event))
+    return str(visibility(event))  # type: ignore[arg-type]  # a game event (mypy cannot tell)
 
 
 def as_utc(t: datetime) -> datetime:
