@@ -1,11 +1,11 @@
 """Request headers the hot routes read straight from the ASGI scope.
 
 Litestar reads a declared header parameter from `request.headers`: a case-insensitive copy of
-every header, built for each request (about a tenth of a cached `GET /view`; with the body's
-length read the same way, it was the largest part of what Litestar adds to a command). A
-`RawHeader` is read with `header` instead, held to the same constraints with the same 400, and
-documented as Litestar documents a header parameter (`RawHeadersOperation`), so the contract
-does not change.
+every header, built for each request (about a tenth of a cached `GET /view`). A `RawHeader` is
+read with `header` instead, held to the same constraints with the same 400, and documented as
+Litestar documents a header parameter (`RawHeadersOperation`), so the contract does not
+change. With the body's length read the same way (`BodyRequest`), no command or view builds
+that copy.
 """
 
 from __future__ import annotations

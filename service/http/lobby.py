@@ -43,6 +43,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` read
     schema_extra=HEADER_SCHEMA, description=IDEMPOTENCY_KEY.description,
 )]
 
+
 def command_id_of(player: Player, key: str | None) -> str | None:
     """The pipeline's command id for a client's Idempotency-Key: scoped to its player, so two
     players of a game who pick the same key (a counter, say) never meet, and no client can

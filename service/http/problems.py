@@ -74,11 +74,10 @@ class BodyRequest(Request[Any, Any, Any]):
     """The app's request class: a JSON body is held to its route's type as the document
     states it.
 
-    - The body is decoded once, strictly, into the route's type, which Litestar then passes
-      through: Litestar decoded it leniently (`0` for `false`, `"4"` for `4`, as it must for
-      query strings) and converted the result again, where a body that does not fit the
-      schema is refused instead, so a client's mistake shows at once rather than being
-      guessed at.
+    - The body is decoded once, strictly, into the route's type (Litestar's signature model
+      passes the result through). Litestar's own decoding is lenient (`0` for `false`, `"4"`
+      for `4`), as it must be for query strings; a body that does not fit the schema is
+      refused instead, so a client's mistake shows at once rather than being guessed at.
     - Litestar answers 400 to a body msgspec cannot decode, but only for msgspec's own
       DecodeError: msgspec raises UnicodeDecodeError for a body that is not UTF-8 and
       RecursionError for JSON nested too deeply, and both were 500s.
@@ -105,9 +104,9 @@ class BodyRequest(Request[Any, Any, Any]):
 
     async def json(self) -> Any:
         data = self.route_handler.parsed_data_field
-        if data is None:
-            return await super().json()
         try:
+            if data is None:
+                return await super().json()
             return _strict_decoder(data.annotation).decode(await self.body() or b"null")
         except msgspec.ValidationError as exc:
             message, _, where = str(exc).partition(" - at `$")

@@ -6,8 +6,13 @@ import asyncio
 import random
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import Any
 
 import httpx
+from litestar import post
+from litestar.testing import create_test_client
+
+from service.http.problems import EXCEPTION_HANDLERS, BodyRequest
 
 from .api import Api
 from .conftest import TEST_HTTP, serve, stop
@@ -258,13 +263,6 @@ async def test_given_a_body_not_utf8_or_nested_too_deep_then_400_on_every_body_r
 
 def test_given_a_body_type_admitting_any_json_then_a_body_nested_too_deep_is_400():
     # No route of the API admits JSON of any depth today; one that did must still not 500.
-    from typing import Any
-
-    from litestar import post
-    from litestar.testing import create_test_client
-
-    from service.http.problems import EXCEPTION_HANDLERS, BodyRequest
-
     @post("/echo")
     async def echo(data: dict[str, Any]) -> int:
         return len(data)
