@@ -128,6 +128,9 @@ def _view(state: GameState, viewer: Viewer) -> GameView:
     )
 
 
+_SERVER_ONLY = frozenset({GameStarted, RoundStarted, RevealedActionReturned})
+
+
 def visibility(event: Event) -> Visibility:
     """Who may see the event in full; everyone else gets `redact(event, viewer)`."""
     # By class: `isinstance` tries each class in turn, and this runs for every event stored.
@@ -136,9 +139,6 @@ def visibility(event: Event) -> Visibility:
     if type(event) is CardsDrawn:
         return event.seat
     return "public"
-
-
-_SERVER_ONLY = frozenset({GameStarted, RoundStarted, RevealedActionReturned})
 
 
 def redact(event: Event, viewer: Viewer) -> Event:

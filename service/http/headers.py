@@ -25,14 +25,16 @@ from .problems import header, malformed
 @dataclass(frozen=True)
 class RawHeader:
     name: str  # as sent and documented
-    key: str  # as a 400 names it, as Litestar would: the parameter's name
     max_length: int
     pattern: str | None = None
     description: str | None = None
     raw_name: bytes = field(init=False)  # as ASGI gives it
+    key: str = field(init=False)  # as a 400 names it, as Litestar names a declared parameter
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "raw_name", self.name.lower().encode("latin-1"))
+        lowered = self.name.lower()
+        object.__setattr__(self, "raw_name", lowered.encode("latin-1"))
+        object.__setattr__(self, "key", lowered.replace("-", "_"))
 
     def read(self, request: Request[Any, Any, Any]) -> str | None:
         value = header(request, self.raw_name)
@@ -71,5 +73,5 @@ class RawHeadersOperation(Operation):
 
 
 IDEMPOTENCY_KEY = RawHeader(
-    "Idempotency-Key", "idempotency_key", max_length=128,
+    "Idempotency-Key", max_length=128,
     description="Send the same key again to get the first result instead of acting twice.")

@@ -53,10 +53,10 @@ from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(
-    "If-Match", "if_match", max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
+    "If-Match", max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.")
-IF_NONE_MATCH = RawHeader("If-None-Match", "if_none_match", max_length=64)
+IF_NONE_MATCH = RawHeader("If-None-Match", max_length=64)
 
 
 def parse_version_tag(tag: str) -> int:
