@@ -7,5 +7,5 @@ python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 .venv/bin/pip install --quiet -e '.[test]'
 .venv/bin/ruff check .
-.venv/bin/mypy service/domain
+.venv/bin/mypy --strict service workers
 exec .venv/bin/pytest "$@"

@@ -30,7 +30,8 @@ class Row(asyncpg.Record):  # type: ignore[misc]
 
 def compiled(statement: ClauseElement) -> str:
     """A Core statement as asyncpg runs it ($1, $2, … in the order of its bind parameters)."""
-    return str(statement.compile(dialect=asyncpg_dialect.dialect()))
+    dialect = asyncpg_dialect.dialect()  # type: ignore[no-untyped-call]
+    return str(statement.compile(dialect=dialect))
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:

@@ -98,7 +98,8 @@ class GameRead:
         if runtime.hot_reads is not None:
             return await runtime.hot_reads.fetch(self.sql, game_id)
         async with single_read(runtime.services.engine) as conn:
-            return (await conn.execute(self.statement, {"game_id": game_id})).all()
+            rows: Sequence[Any] = (await conn.execute(self.statement, {"game_id": game_id})).all()
+            return rows
 
 
 async def seat_in(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Game, int | None]:

@@ -31,8 +31,9 @@ class DueWork:
     due_at: datetime
 
 
-SPECTATOR_ROWS = (SPECTATOR,)  # the `game_views` rows the spectator's view is made from
-SEAT_ROWS = (HANDS, SPECTATOR)  # and those any seat's view is made from
+# The `game_views` rows the spectator's view is made from, and those any seat's view is.
+SPECTATOR_ROWS: tuple[int, ...] = (SPECTATOR,)
+SEAT_ROWS: tuple[int, ...] = (HANDS, SPECTATOR)
 
 
 def viewers(seat: int | None) -> tuple[int, ...]:
