@@ -7,7 +7,6 @@ makes its own players and games.
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -22,17 +21,12 @@ from service.events.migrate import upgrade
 from service.http.app import create_app
 from service.http.settings import HttpSettings
 from tests.postgres import database, url_of
+from tests.processes import free_port
 
 from .api import Api
 
 TEST_HTTP = HttpSettings(rate_limit_per_minute=100_000, sse_heartbeat_seconds=1,
                          poll_fallback_seconds=0.5)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -44,7 +38,7 @@ class Live:
 
 
 def serve(settings: Settings, http: HttpSettings = TEST_HTTP) -> Live:
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(create_app(settings, http), host="127.0.0.1", port=port,
                             log_level="warning", lifespan="on")
     server = uvicorn.Server(config)

@@ -16,9 +16,10 @@ import httpx
 import pytest
 
 from service.config import Settings
+from tests.processes import free_port, wait_healthy
 
 from .conftest import ROOT, RedisDb, worker_env
-from .test_replicas import _free_port, _player, _wait_healthy
+from .test_replicas import _player
 
 ROUNDS = 50
 
@@ -29,7 +30,7 @@ def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[subprocess.Pop
     env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
     procs = []
     for n in range(2):
-        port = _free_port()
+        port = free_port()
         log = open(tmp_path / f"api-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
@@ -39,7 +40,7 @@ def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[subprocess.Pop
         procs.append(proc)
     try:
         for p in procs:
-            _wait_healthy(p.url)  # type: ignore[attr-defined]
+            wait_healthy(p.url)  # type: ignore[attr-defined]
         yield procs
     finally:
         for p in procs:

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,15 +19,10 @@ import pytest
 
 from service.bootstrap import Services
 from service.config import Settings
+from tests.processes import free_port, wait_healthy
 
 from .conftest import ROOT, Workers, worker_env
 from .games import assert_each_due_decision_taken_once, command_log
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -38,7 +31,7 @@ def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
     env = {**worker_env(settings), "CYA_RATE_LIMIT_PER_MINUTE": "0"}
     procs, urls = [], []
     for n in range(2):
-        port = _free_port()
+        port = free_port()
         log = open(tmp_path / f"api-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
@@ -47,7 +40,7 @@ def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
         urls.append(f"http://127.0.0.1:{port}")
     try:
         for url in urls:
-            _wait_healthy(url)
+            wait_healthy(url)
         yield urls
     finally:
         for p in procs:
@@ -58,18 +51,6 @@ def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
             except subprocess.TimeoutExpired:
                 p.kill()  # a stuck shutdown must not outlive the test
                 p.wait()
-
-
-def _wait_healthy(url: str, timeout_s: float = 20) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/v1/healthz").status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"{url} never became healthy")
 
 
 async def _player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
