@@ -8,16 +8,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from service.events.migrate import upgrade
-from tests.processes import free_port, wait_healthy
+from tests.processes import ROOT, start_api, stop_apis, wait_healthy
 
-ROOT = Path(__file__).resolve().parents[2]
 README_API = "http://127.0.0.1:8000/v1"
 
 
@@ -35,18 +33,12 @@ def served(tmp_path: Path) -> Iterator[str]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     upgrade(url)  # serve.sh runs `cya db upgrade` first
     env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
-    port = free_port()
-    log = open(tmp_path / "api.log", "wb")  # noqa: SIM115 (lives with the proc)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env={**env, "CYA_DATABASE_URL": url}, stdout=log, stderr=subprocess.STDOUT)
+    api = start_api({**env, "CYA_DATABASE_URL": url}, tmp_path / "api.log")
     try:
-        wait_healthy(f"http://127.0.0.1:{port}")
-        yield f"http://127.0.0.1:{port}/v1"
+        wait_healthy(api.url)
+        yield f"{api.url}/v1"
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_apis([api])
 
 
 def test_given_the_readme_quickstart_then_it_plays_a_game_against_bots_and_verifies_it(

@@ -24,10 +24,10 @@ from redis import Redis
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.postgres import database, url_of
+from tests.processes import ROOT
 
 REDIS_HOST = os.environ.get("CYA_TEST_REDIS", "redis://127.0.0.1:6379")
 CLAIM_KEY = "cya:test:claimed-by"
-ROOT = Path(__file__).resolve().parents[2]
 CYA = str(Path(sys.executable).parent / "cya")  # the installed `cya` entry point
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,36 +14,25 @@ import httpx
 import pytest
 
 from service.config import Settings
-from tests.processes import free_port, wait_healthy
+from tests.processes import ApiProcess, start_api, stop_apis, wait_healthy
 
-from .conftest import ROOT, RedisDb, worker_env
+from .conftest import RedisDb, worker_env
 from .test_replicas import _player
 
 ROUNDS = 50
 
 
 @pytest.fixture
-def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[subprocess.Popen[bytes]]]:
+def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[ApiProcess]]:
     """Two `uvicorn` processes on one PostgreSQL and one Redis; no due work (two humans)."""
     env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
-    procs = []
-    for n in range(2):
-        port = free_port()
-        log = open(tmp_path / f"api-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        proc.url = f"http://127.0.0.1:{port}"  # type: ignore[attr-defined]
-        procs.append(proc)
+    apis = [start_api(env, tmp_path / f"api-{n}.log") for n in range(2)]
     try:
-        for p in procs:
-            wait_healthy(p.url)  # type: ignore[attr-defined]
-        yield procs
+        for api in apis:
+            wait_healthy(api.url)
+        yield apis
     finally:
-        for p in procs:
-            p.kill()
-            p.wait()
+        stop_apis(apis)
 
 
 async def _two_player_game(a: httpx.AsyncClient, b: httpx.AsyncClient
@@ -69,11 +56,11 @@ async def _follow(client: httpx.AsyncClient, path: str, headers: dict[str, str])
 
 @pytest.mark.parametrize("redis_drops_subscribers", [False, True])
 async def test_a_command_on_one_process_wakes_a_long_poll_on_the_other(
-    two_apis: list[subprocess.Popen[bytes]], redis_db: RedisDb, redis_drops_subscribers: bool,
+    two_apis: list[ApiProcess], redis_db: RedisDb, redis_drops_subscribers: bool,
 ) -> None:
     """An event stream stays open on each process throughout, as a spectator's would, so
     each process keeps one feed for the game that every long poll shares."""
-    urls = [p.url for p in two_apis]  # type: ignore[attr-defined]
+    urls = [api.url for api in two_apis]
     async with httpx.AsyncClient(base_url=urls[0], timeout=30) as a, \
             httpx.AsyncClient(base_url=urls[1], timeout=30) as b:
         game_id, seats = await _two_player_game(a, b)
@@ -115,10 +102,9 @@ async def test_a_command_on_one_process_wakes_a_long_poll_on_the_other(
 
 
 async def test_an_api_process_stops_promptly_with_long_polls_and_streams_open(
-    two_apis: list[subprocess.Popen[bytes]],
+    two_apis: list[ApiProcess],
 ) -> None:
-    proc = two_apis[0]
-    url = proc.url  # type: ignore[attr-defined]
+    proc, url = two_apis[0].proc, two_apis[0].url
     async with httpx.AsyncClient(base_url=url, timeout=30) as a:
         game_id, seats = await _two_player_game(a, a)
         path = f"/v1/games/{game_id}"

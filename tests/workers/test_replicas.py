@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,9 +17,9 @@ import pytest
 
 from service.bootstrap import Services
 from service.config import Settings
-from tests.processes import free_port, wait_healthy
+from tests.processes import start_api, stop_apis, wait_healthy
 
-from .conftest import ROOT, Workers, worker_env
+from .conftest import Workers, worker_env
 from .games import assert_each_due_decision_taken_once, command_log
 
 
@@ -29,28 +27,13 @@ from .games import assert_each_due_decision_taken_once, command_log
 def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
     """Two `uvicorn` processes serving the app from the environment, as deployed."""
     env = {**worker_env(settings), "CYA_RATE_LIMIT_PER_MINUTE": "0"}
-    procs, urls = [], []
-    for n in range(2):
-        port = free_port()
-        log = open(tmp_path / f"api-{n}.log", "wb")  # noqa: SIM115 (lives with the proc)
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
-        urls.append(f"http://127.0.0.1:{port}")
+    apis = [start_api(env, tmp_path / f"api-{n}.log") for n in range(2)]
     try:
-        for url in urls:
-            wait_healthy(url)
-        yield urls
+        for api in apis:
+            wait_healthy(api.url)
+        yield [api.url for api in apis]
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()  # a stuck shutdown must not outlive the test
-                p.wait()
+        stop_apis(apis)
 
 
 async def _player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
