@@ -59,5 +59,7 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
 @get("/v1/metrics", operation_id="getMetrics", summary="Prometheus metrics", tags=["ops"],
      media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True,
      operation_class=PublicOperation)
-async def metrics() -> Response[str]:
-    return Response(generate_latest(REGISTRY).decode(), media_type=CONTENT_TYPE_LATEST)
+async def metrics() -> Response[bytes]:
+    # Litestar appends the charset to a text/* type itself: the header named it twice.
+    return Response(generate_latest(REGISTRY),
+                    media_type=CONTENT_TYPE_LATEST.replace("; charset=utf-8", ""))

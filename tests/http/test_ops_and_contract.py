@@ -15,6 +15,7 @@ import asyncpg
 import httpx
 import pytest
 import sqlalchemy.exc
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.engine import url as sa_url
 
 from service.config import Settings
@@ -145,6 +146,7 @@ async def test_given_requests_then_prometheus_metrics_count_them(api):
     r = await api.http.get("/v1/metrics")
 
     assert r.status_code == 200 and "cya_requests_total" in r.text
+    assert r.headers["content-type"] == CONTENT_TYPE_LATEST  # the charset once
 
 
 async def test_given_the_catalogue_then_editions_presets_and_the_schema_are_listed(api):
