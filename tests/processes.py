@@ -6,7 +6,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,28 +28,35 @@ class ApiProcess:
     url: str
 
 
-def start_api(env: dict[str, str], log: Path) -> ApiProcess:
-    """`uvicorn` serving the app from `env` (as `serve.sh` and the deploy files do) on a free
-    port, its output in `log`. Not yet ready: see `wait_healthy`."""
-    port = free_port()
-    with open(log, "wb") as out:  # the child holds its own copy of the descriptor
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "service.http.app:app_from_env",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    return ApiProcess(proc, f"http://127.0.0.1:{port}")
-
-
-def stop_apis(apis: Iterable[ApiProcess]) -> None:
-    apis = list(apis)
-    for api in apis:
-        api.proc.terminate()
-    for api in apis:
-        try:
-            api.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            api.proc.kill()  # a stuck shutdown must not outlive the test
-            api.proc.wait()
+@contextmanager
+def running_apis(env: dict[str, str], log_dir: Path, count: int = 1
+                 ) -> Iterator[list[ApiProcess]]:
+    """`count` uvicorn processes serving the app from `env` (as `serve.sh` and the deploy
+    files do), each on a free port with its output in `log_dir`, healthy when yielded and
+    stopped after."""
+    apis: list[ApiProcess] = []
+    try:
+        for n in range(count):
+            port = free_port()
+            with open(log_dir / f"api-{n}.log", "wb") as out:  # the child keeps its own copy
+                apis.append(ApiProcess(subprocess.Popen(
+                    [sys.executable, "-m", "uvicorn", "--factory",
+                     "service.http.app:app_from_env", "--host", "127.0.0.1", "--port",
+                     str(port), "--log-level", "warning"],
+                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT),
+                    f"http://127.0.0.1:{port}"))
+        for api in apis:
+            wait_healthy(api.url)
+        yield apis
+    finally:
+        for api in apis:
+            api.proc.terminate()
+        for api in apis:
+            try:
+                api.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                api.proc.kill()  # a stuck shutdown must not outlive the test
+                api.proc.wait()
 
 
 def wait_healthy(url: str, timeout_s: float = 20) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from service.events.migrate import upgrade
-from tests.processes import ROOT, start_api, stop_apis, wait_healthy
+from tests.processes import ROOT, running_apis
 
 README_API = "http://127.0.0.1:8000/v1"
 
@@ -33,12 +33,8 @@ def served(tmp_path: Path) -> Iterator[str]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     upgrade(url)  # serve.sh runs `cya db upgrade` first
     env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
-    api = start_api({**env, "CYA_DATABASE_URL": url}, tmp_path / "api.log")
-    try:
-        wait_healthy(api.url)
+    with running_apis({**env, "CYA_DATABASE_URL": url}, tmp_path) as (api,):
         yield f"{api.url}/v1"
-    finally:
-        stop_apis([api])
 
 
 def test_given_the_readme_quickstart_then_it_plays_a_game_against_bots_and_verifies_it(

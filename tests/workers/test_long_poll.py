@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from service.config import Settings
-from tests.processes import ApiProcess, start_api, stop_apis, wait_healthy
+from tests.processes import ApiProcess, running_apis
 
 from .conftest import RedisDb, worker_env
 from .test_replicas import _player
@@ -26,13 +26,8 @@ ROUNDS = 50
 def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[ApiProcess]]:
     """Two `uvicorn` processes on one PostgreSQL and one Redis; no due work (two humans)."""
     env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
-    apis = [start_api(env, tmp_path / f"api-{n}.log") for n in range(2)]
-    try:
-        for api in apis:
-            wait_healthy(api.url)
+    with running_apis(env, tmp_path, count=2) as apis:
         yield apis
-    finally:
-        stop_apis(apis)
 
 
 async def _two_player_game(a: httpx.AsyncClient, b: httpx.AsyncClient

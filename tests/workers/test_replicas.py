@@ -17,7 +17,7 @@ import pytest
 
 from service.bootstrap import Services
 from service.config import Settings
-from tests.processes import start_api, stop_apis, wait_healthy
+from tests.processes import running_apis
 
 from .conftest import Workers, worker_env
 from .games import assert_each_due_decision_taken_once, command_log
@@ -27,13 +27,8 @@ from .games import assert_each_due_decision_taken_once, command_log
 def api_processes(settings: Settings, tmp_path: Path) -> Iterator[list[str]]:
     """Two `uvicorn` processes serving the app from the environment, as deployed."""
     env = {**worker_env(settings), "CYA_RATE_LIMIT_PER_MINUTE": "0"}
-    apis = [start_api(env, tmp_path / f"api-{n}.log") for n in range(2)]
-    try:
-        for api in apis:
-            wait_healthy(api.url)
+    with running_apis(env, tmp_path, count=2) as apis:
         yield [api.url for api in apis]
-    finally:
-        stop_apis(apis)
 
 
 async def _player(client: httpx.AsyncClient, name: str) -> dict[str, str]:
