@@ -12,7 +12,7 @@ from typing import TypeVar
 import click
 
 from .bootstrap import Services, build
-from .config import Settings, get_settings
+from .config import ConfigError, Settings, get_settings
 
 T = TypeVar("T")
 
@@ -35,7 +35,10 @@ def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
 @click.pass_context
 def main(ctx: click.Context, database_url: str | None) -> None:
     """Cover Your Assets as a service: operator commands."""
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except ConfigError as e:
+        raise click.ClickException(str(e)) from None
     if database_url:
         settings = Settings(**{**settings.__dict__, "database_url": database_url})
     ctx.obj = settings

@@ -5,15 +5,44 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
 
 
-def _flag(name: str, default: bool) -> bool:
-    raw = os.environ.get(name)
-    if raw is None:
+DUE_WORK_KINDS = ("rq", "in_process", "none")
+_FALSE = {"0", "false", "no", "off"}
+_TRUE = {"1", "true", "yes", "on"}
+N = TypeVar("N", int, float)
+
+
+class ConfigError(ValueError):
+    """A setting in the environment that cannot be used; the message names it and its value."""
+
+
+# An empty variable counts as unset, as shells and compose files leave them.
+def env_text(name: str, default: str) -> str:
+    return os.environ.get(name, "").strip() or default
+
+
+def env_number(name: str, default: N, kind: type[N]) -> N:
+    raw = env_text(name, "")
+    if not raw:
         return default
-    return raw.strip().lower() not in {"0", "false", "no", "off", ""}
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}, "
+                          f"not {raw!r}") from None
+
+
+def env_flag(name: str, default: bool) -> bool:
+    raw = env_text(name, "").lower()
+    if not raw:
+        return default
+    if raw in _FALSE | _TRUE:
+        return raw in _TRUE
+    raise ConfigError(f"{name} must be 1 or 0 (true/false, yes/no, on/off), not {raw!r}")
 
 
 @dataclass(frozen=True)
@@ -48,20 +77,24 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
+        redis_url = env_text("CYA_REDIS_URL", "") or None
+        due_work = env_text("CYA_DUE_WORK", "rq" if redis_url else "in_process")
+        if due_work not in DUE_WORK_KINDS:
+            raise ConfigError(f"CYA_DUE_WORK must be one of {', '.join(DUE_WORK_KINDS)}, "
+                              f"not {due_work!r}")
         return cls(
-            database_url=os.environ.get("CYA_DATABASE_URL", DEFAULT_DATABASE_URL),
-            redis_url=os.environ.get("CYA_REDIS_URL") or None,
-            state_cache=_flag("CYA_STATE_CACHE", True),
-            state_cache_size=int(os.environ.get("CYA_STATE_CACHE_SIZE", "1024")),
-            conflict_retries=int(os.environ.get("CYA_CONFLICT_RETRIES", "8")),
-            catch_up_first=(_flag("CYA_CATCH_UP_FIRST", False)
-                            if "CYA_CATCH_UP_FIRST" in os.environ else None),
-            due_work=os.environ.get("CYA_DUE_WORK")
-            or ("rq" if os.environ.get("CYA_REDIS_URL") else "in_process"),
-            rq_queue=os.environ.get("CYA_RQ_QUEUE", "cya-due"),
-            bot_delay_ms=int(os.environ.get("CYA_BOT_DELAY_MS", "0")),
-            sweep_interval_s=float(os.environ.get("CYA_SWEEP_INTERVAL_S", "3")),
-            sweep_grace_s=float(os.environ.get("CYA_SWEEP_GRACE_S", "5")),
+            database_url=env_text("CYA_DATABASE_URL", DEFAULT_DATABASE_URL),
+            redis_url=redis_url,
+            state_cache=env_flag("CYA_STATE_CACHE", True),
+            state_cache_size=env_number("CYA_STATE_CACHE_SIZE", 1024, int),
+            conflict_retries=env_number("CYA_CONFLICT_RETRIES", 8, int),
+            catch_up_first=(env_flag("CYA_CATCH_UP_FIRST", False)
+                            if env_text("CYA_CATCH_UP_FIRST", "") else None),
+            due_work=due_work,
+            rq_queue=env_text("CYA_RQ_QUEUE", "cya-due"),
+            bot_delay_ms=env_number("CYA_BOT_DELAY_MS", 0, int),
+            sweep_interval_s=env_number("CYA_SWEEP_INTERVAL_S", 3.0, float),
+            sweep_grace_s=env_number("CYA_SWEEP_GRACE_S", 5.0, float),
         )
 
 

@@ -6,14 +6,11 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    return default if raw is None or not raw.strip() else int(raw)
+from service.config import env_flag, env_number
 
 
 def _origins(name: str, default: str) -> tuple[str, ...]:
-    raw = os.environ.get(name, default)
+    raw = os.environ.get(name, default)  # here empty is not unset: it allows no origin
     return tuple(o.strip() for o in raw.split(",") if o.strip())
 
 
@@ -39,11 +36,11 @@ class HttpSettings:
     @classmethod
     def from_env(cls) -> HttpSettings:
         return cls(
-            rate_limit_per_minute=_int("CYA_RATE_LIMIT_PER_MINUTE", 1200),
-            max_body_bytes=_int("CYA_MAX_BODY_BYTES", 64 * 1024),
-            long_poll_max_seconds=_int("CYA_LONG_POLL_MAX_SECONDS", 30),
-            sse_heartbeat_seconds=_int("CYA_SSE_HEARTBEAT_SECONDS", 15),
-            views_from_memory=_int("CYA_VIEWS_FROM_MEMORY", 1) != 0,
+            rate_limit_per_minute=env_number("CYA_RATE_LIMIT_PER_MINUTE", 1200, int),
+            max_body_bytes=env_number("CYA_MAX_BODY_BYTES", 64 * 1024, int),
+            long_poll_max_seconds=env_number("CYA_LONG_POLL_MAX_SECONDS", 30, int),
+            sse_heartbeat_seconds=env_number("CYA_SSE_HEARTBEAT_SECONDS", 15, int),
+            views_from_memory=env_flag("CYA_VIEWS_FROM_MEMORY", True),
             cors_origins=_origins("CYA_CORS_ORIGINS", "*"),
         )
 

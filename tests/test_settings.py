@@ -1,0 +1,70 @@
+"""Settings from the environment: empty is unset, and a value that cannot be used stops the
+start with a message naming the variable, not a traceback from deep inside a driver."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import main
+from service.config import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
+from service.http.settings import HttpSettings
+
+VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
+             "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",
+             "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES")
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_given_empty_variables_then_each_takes_its_default(monkeypatch):
+    for name in VARIABLES:
+        monkeypatch.setenv(name, "")
+    assert Settings.from_env() == Settings(due_work="in_process")
+    assert Settings.from_env().database_url == DEFAULT_DATABASE_URL
+    assert HttpSettings.from_env() == HttpSettings()
+
+
+def test_given_values_then_they_are_read(monkeypatch):
+    monkeypatch.setenv("CYA_STATE_CACHE", "off")
+    monkeypatch.setenv("CYA_STATE_CACHE_SIZE", " 64 ")
+    monkeypatch.setenv("CYA_CATCH_UP_FIRST", "yes")
+    monkeypatch.setenv("CYA_SWEEP_GRACE_S", "0.5")
+    monkeypatch.setenv("CYA_DUE_WORK", "none")
+    monkeypatch.setenv("CYA_VIEWS_FROM_MEMORY", "0")
+    monkeypatch.setenv("CYA_MAX_BODY_BYTES", "1024")
+    settings = Settings.from_env()
+    assert (settings.state_cache, settings.state_cache_size, settings.catches_up_first,
+            settings.sweep_grace_s, settings.due_work) == (False, 64, True, 0.5, "none")
+    http = HttpSettings.from_env()
+    assert (http.views_from_memory, http.max_body_bytes) == (False, 1024)
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("CYA_STATE_CACHE_SIZE", "lots", "CYA_STATE_CACHE_SIZE must be an integer, not 'lots'"),
+    ("CYA_SWEEP_GRACE_S", "5s", "CYA_SWEEP_GRACE_S must be a number, not '5s'"),
+    ("CYA_STATE_CACHE", "maybe", "CYA_STATE_CACHE must be 1 or 0"),
+    ("CYA_DUE_WORK", "celery", "CYA_DUE_WORK must be one of rq, in_process, none, not 'celery'"),
+    ("CYA_MAX_BODY_BYTES", "64k", "CYA_MAX_BODY_BYTES must be an integer, not '64k'"),
+])
+def test_given_an_unusable_value_then_the_error_names_the_variable(monkeypatch, name, value,
+                                                                   message):
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env()
+        HttpSettings.from_env()
+
+
+def test_given_an_unusable_value_then_the_cli_says_so_without_a_traceback(monkeypatch):
+    monkeypatch.setenv("CYA_STATE_CACHE_SIZE", "lots")
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["db", "upgrade"])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 1
+    assert result.output == "Error: CYA_STATE_CACHE_SIZE must be an integer, not 'lots'\n"
