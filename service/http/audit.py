@@ -68,7 +68,9 @@ class AuditController(Controller):
          description="The same visibility as `GET /view`: your own hand only, at that version.",
          responses=problem_responses(400, 401, 403, 404, 429))
     async def state(self, request: Authed, game_id: GameId,
-                    version: Annotated[int, Parameter(ge=1, le=10**9)]) -> StateOut:
+                    version: Annotated[int, Parameter(
+                        ge=1, le=10**9, description="The version to replay the log up to: "
+                        "1 is the game's creation.")]) -> StateOut:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)

@@ -27,7 +27,7 @@ from service.events.store import redacted_for
 from . import examples
 from .context import Authed, Runtime, authenticate, game_access, runtime_of
 from .problems import problem_responses
-from .schemas import HEADER_SCHEMA, VERSION_DIGITS, VERSION_QUERY, EventOut, EventPage, GameId
+from .schemas import HEADER_SCHEMA, VERSION_DIGITS, EventOut, EventPage, GameId, version_query
 
 _encode = msgspec.json.Encoder().encode
 _VERSION = re.compile(VERSION_DIGITS)
@@ -73,11 +73,15 @@ class FollowController(Controller):
          operation_class=EventsOperation)
     async def events(
         self, request: Authed, game_id: GameId,
-        after: Annotated[int, VERSION_QUERY] = 0,
-        limit: Annotated[int, Parameter(ge=1, le=500)] = 100,
-        last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False,
-                                                       max_length=16,
-                                                       schema_extra=HEADER_SCHEMA)] = None,
+        after: Annotated[int, version_query(
+            "Only events after this version: the previous page's `next_after`, or the version "
+            "you hold.")] = 0,
+        limit: Annotated[int, Parameter(
+            ge=1, le=500, description="At most this many events (JSON pages only).")] = 100,
+        last_event_id: Annotated[str | None, HeaderParameter(
+            name="Last-Event-ID", required=False, max_length=16, schema_extra=HEADER_SCHEMA,
+            description="Event stream only: the last `id` received. The stream resumes after "
+                        "it; it takes precedence over `after`.")] = None,
     ) -> Response[EventPage]:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:

@@ -127,12 +127,19 @@ class GamesController(Controller):
          responses=problem_responses(400, 401, 429))
     async def list_games(
         self, request: Authed,
-        status: Literal["lobby", "playing", "finished"] | None = None,
-        edition: Edition | None = None,
-        end_mode: EndMode | None = None,
-        players: Annotated[int | None, Parameter(ge=2, le=6)] = None,
-        cursor: Annotated[str | None, Parameter(max_length=200)] = None,
-        limit: Annotated[int, Parameter(ge=1, le=100)] = 20,
+        status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
+            description="Only games in this state: `lobby` ones have seats to take.")] = None,
+        edition: Annotated[Edition | None, Parameter(
+            description="Only games of this edition (`GET /v1/rulesets` lists them).")] = None,
+        end_mode: Annotated[EndMode | None, Parameter(
+            description="Only games that end this way.")] = None,
+        players: Annotated[int | None, Parameter(
+            ge=2, le=6, description="Only games with this many seats.")] = None,
+        cursor: Annotated[str | None, Parameter(
+            max_length=200, description="The previous page's `next_cursor`, for the page "
+                                        "after it.")] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100,
+                                        description="At most this many games.")] = 20,
     ) -> GamePage:
         runtime = runtime_of(request)
         q = sa.select(games).where(games.c.public.is_(True))

@@ -42,12 +42,12 @@ from .problems import (
 )
 from .schemas import (
     VERSION_DIGITS,
-    VERSION_QUERY,
     CommandResult,
     EventOut,
     GameId,
     LegalCommands,
     ViewOut,
+    version_query,
 )
 from .views import body_from_rows
 
@@ -56,7 +56,10 @@ IF_MATCH = RawHeader(
     "If-Match", max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
     description="The game version (the view's ETag) the command was decided on; a command "
                 "on an older version is refused with 409 `stale_version`.")
-IF_NONE_MATCH = RawHeader("If-None-Match", max_length=64)
+IF_NONE_MATCH = RawHeader(
+    "If-None-Match", max_length=64,
+    description="The view's ETag you already hold: 304 with no body while the game is still "
+                "at that version.")
 
 
 def parse_version_tag(tag: str) -> int:
@@ -143,8 +146,13 @@ class PlayController(Controller):
          operation_class=ViewOperation)
     async def view(
         self, request: Authed, game_id: GameId,
-        wait_for_version: Annotated[int | None, VERSION_QUERY] = None,
-        timeout: Annotated[float, Parameter(ge=0, le=60)] = 25.0,
+        wait_for_version: Annotated[int | None, version_query(
+            "Long poll: answer once the game reaches this version (or ends). Without it the "
+            "view is answered at once.")] = None,
+        timeout: Annotated[float, Parameter(
+            ge=0, le=60, description="Long poll: answer as the game stands after this many "
+            "seconds if it has not reached `wait_for_version`. The server caps it at its "
+            "long-poll maximum (30 s unless configured otherwise).")] = 25.0,
     ) -> Response[ViewOut]:
         runtime, player = runtime_of(request), request.user
         if_none_match = IF_NONE_MATCH.read(request)
@@ -209,7 +217,9 @@ class PlayController(Controller):
     async def command(
         self, request: Authed, game_id: GameId,
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
-        dry_run: bool = False,
+        dry_run: Annotated[bool, Parameter(
+            description="Decide the command and answer what it would cause, without "
+                        "committing it.")] = False,
     ) -> Response[CommandResult]:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline

@@ -54,7 +54,13 @@ GameId = Annotated[str, Parameter(pattern=GAME_ID_PATTERN,
 # Litestar leaves a falsy bound out of the document (`ge=0` gives no `minimum`), so these
 # restate it (its msgspec plugin reads additions from `extra_json_schema["extra"]`).
 SeatNo = Annotated[int, msgspec.Meta(ge=0, le=5, extra_json_schema={"extra": {"minimum": 0}})]
-VERSION_QUERY = Parameter(ge=0, le=10**9, schema_extra={"minimum": 0})  # a game version
+
+
+def version_query(description: str) -> Any:
+    """A query parameter holding a game version."""
+    return Parameter(ge=0, le=10**9, schema_extra={"minimum": 0}, description=description)
+
+
 VERSION_DIGITS = "[0-9]{1,9}"  # a game version in a header; ASCII only (headers are Latin-1)
 # An optional header is a string when sent and absent otherwise: Litestar documents `str | None`
 # as "string or null", and a client (schemathesis did) sends null as the text `null`.

@@ -203,6 +203,9 @@ def test_given_the_contract_then_every_operation_has_an_explicit_id_and_problem_
         if op["operationId"] not in {"getHealth", "getReadiness", "getMetrics",
                                      "listRulesets"}:
             assert "429" in op["responses"], op["operationId"]
+    undescribed = [(op["operationId"], p["name"]) for op in operations
+                   for p in op.get("parameters", []) if not p.get("description")]
+    assert not undescribed  # a client's developer reads them in /docs
 
 
 @pytest.fixture
