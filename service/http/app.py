@@ -35,7 +35,7 @@ from .feeds import Feeds
 from .follow import FollowController
 from .lobby import GamesController
 from .metrics import request_metrics
-from .operations import StrictStructSchemaPlugin
+from .operations import DocumentedStructSchemaPlugin
 from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
@@ -202,7 +202,7 @@ def create_app(
                         AuditController, list_rulesets, healthz, readyz, metrics],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,
-        plugins=[StrictStructSchemaPlugin()],
+        plugins=[DocumentedStructSchemaPlugin()],
         middleware=middleware,
         openapi_config=openapi_config(),
         request_max_body_size=http.max_body_bytes,

@@ -1,8 +1,9 @@
 """What Litestar leaves out of the OpenAPI document, restated: operation classes for open
-routes and optional bodies, and a schema plugin for Structs that refuse unknown fields."""
+routes and optional bodies, and a schema plugin for Structs' docstrings and unknown fields."""
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -41,17 +42,24 @@ class PublicOptionalBodyOperation(_Restated):
     public = optional_body = True
 
 
-class StrictStructSchemaPlugin(StructSchemaPlugin):
-    """A msgspec Struct that refuses unknown fields (400) says so in its schema
-    (`additionalProperties: false`); Litestar's own plugin leaves that out, so generated
-    clients would think any extra field welcome. Registered ahead of Litestar's."""
-
-    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
-        return (super().is_plugin_supported_field(field_definition)
-                and field_definition.type_.__struct_config__.forbid_unknown_fields)
+class DocumentedStructSchemaPlugin(StructSchemaPlugin):
+    """Two things Litestar's own plugin for msgspec Structs leaves out, restated (registered
+    ahead of it, so it sees every Struct):
+    - a Struct's docstring is its schema's description, as in msgspec's own JSON Schema;
+    - a Struct that refuses unknown fields (400) says so (`additionalProperties: false`), or
+      generated clients would think any extra field welcome;
+    - a tagged Struct's tag field is described (it cannot carry a `msgspec.Meta`)."""
 
     def to_openapi_schema(self, field_definition: FieldDefinition,
                           schema_creator: SchemaCreator) -> Schema:
         schema = super().to_openapi_schema(field_definition, schema_creator)
-        schema.additional_properties = False
+        struct = field_definition.type_
+        if struct.__doc__:
+            schema.description = inspect.cleandoc(struct.__doc__)
+        config = struct.__struct_config__
+        if config.forbid_unknown_fields:
+            schema.additional_properties = False
+        tag = (schema.properties or {}).get(config.tag_field or "")
+        if isinstance(tag, Schema) and tag.description is None:
+            tag.description = f"Always `{config.tag}`: which of its kind this object is."
         return schema
