@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .cards import Edition
+from .docs import doc
 
 
 class EndMode(StrEnum):
@@ -27,34 +28,30 @@ class LaterRoundsStart(StrEnum):
     POOREST = "poorest"
 
 
-def _doc(text: str) -> msgspec.Meta:
-    return msgspec.Meta(description=text)
-
-
 class AdvancedOptions(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """The optional rules of RULES §13, each independently toggleable."""
 
-    hand_size_six: Annotated[bool, _doc("Deal and refill six cards (§13.1).")] = False
+    hand_size_six: Annotated[bool, doc("Deal and refill six cards (§13.1).")] = False
     two_actions: Annotated[
-        bool, _doc("Up to two actions per turn; a first-action discard refills at once (§13.2).")
+        bool, doc("Up to two actions per turn; a first-action discard refills at once (§13.2).")
     ] = False
     no_rechallenge_after_loss: Annotated[
         bool | None,
-        _doc(
+        doc(
             "After losing a challenge, no new challenge against that seat until your next turn."
             " null: the edition's default — on with two_actions for en_2022, off for de_2024"
             " (§13.2, §17 A37)."
         ),
     ] = None
     improve_set: Annotated[
-        bool, _doc("Add a matching asset from hand to your top set as an action (§13.3).")
+        bool, doc("Add a matching asset from hand to your top set as an action (§13.3).")
     ] = False
-    action_cards: Annotated[bool, _doc("Add Swap ×2 and Move ×2 to the deck (§13.4).")] = False
+    action_cards: Annotated[bool, doc("Add Swap ×2 and Move ×2 to the deck (§13.4).")] = False
     penny_jar: Annotated[
-        bool, _doc("Add Penny Jar ×2: a $1,000 wild that counts double in challenges (§13.5).")
+        bool, doc("Add Penny Jar ×2: a $1,000 wild that counts double in challenges (§13.5).")
     ] = False
     second_set_challenge: Annotated[
-        bool, _doc("The set second from the top can be challenged with a double (§13.6).")
+        bool, doc("The set second from the top can be challenged with a double (§13.6).")
     ] = False
 
     def any_on(self) -> bool:
@@ -86,31 +83,31 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
 
     players: Annotated[int, msgspec.Meta(ge=2, le=6, description="Number of seats, 2–6.")]
     edition: Annotated[
-        Edition, _doc("Rulebook and deck: classic_2011, en_2022 or de_2024 (§1).")
+        Edition, doc("Rulebook and deck: classic_2011, en_2022 or de_2024 (§1).")
     ] = Edition.EN_2022
-    end_mode: Annotated[EndMode, _doc("When the game ends (§12).")] = EndMode.TO_MILLION
+    end_mode: Annotated[EndMode, doc("When the game ends (§12).")] = EndMode.TO_MILLION
     advanced: Annotated[
-        AdvancedOptions, _doc("Advanced rules, each on its own; not for classic_2011 (§13).")
+        AdvancedOptions, doc("Advanced rules, each on its own; not for classic_2011 (§13).")
     ] = AdvancedOptions()
     tie_policy: Annotated[
-        TiePolicy, _doc("A shared top score: play an extra round, or share the win (§12.5).")
+        TiePolicy, doc("A shared top score: play an extra round, or share the win (§12.5).")
     ] = TiePolicy.EXTRA_ROUND
     first_player: Annotated[
         Literal["random"] | int,
-        _doc("First player of round 1: 'random' (from the round seed) or a seat (§5.4)."),
+        doc("First player of round 1: 'random' (from the round seed) or a seat (§5.4)."),
     ] = "random"
     later_rounds_start: Annotated[
         LaterRoundsStart,
-        _doc("Later rounds start left of the last first player, or with the poorest (§5.4)."),
+        doc("Later rounds start left of the last first player, or with the poorest (§5.4)."),
     ] = LaterRoundsStart.ROTATE_LEFT
     draft_challenge_requires_own_set: Annotated[
-        bool, _doc("Challenging a drafted set needs a set of your own (§14.3, §17 A28).")
+        bool, doc("Challenging a drafted set needs a set of your own (§14.3, §17 A28).")
     ] = True
     draft_set_first_set_protected: Annotated[
-        bool, _doc("A drafted set that would be the drafter's first set is safe (§17 A28).")
+        bool, doc("A drafted set that would be the drafter's first set is safe (§17 A28).")
     ] = False
     public_set_composition: Annotated[
-        bool, _doc("Everyone sees every card of every set; else type, count, top (§17 A45).")
+        bool, doc("Everyone sees every card of every set; else type, count, top (§17 A45).")
     ] = True
 
     def __post_init__(self) -> None:
