@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import typing
+from typing import Annotated
 
 import msgspec
 import sqlalchemy as sa
 
 from .domain import Event
 from .domain.audit import audit
+from .domain.docs import doc
 from .events.chain import event_hash
 from .events.store import EventStore
 from .events.tables import events
@@ -18,13 +20,26 @@ _DOMAIN_EVENTS = typing.get_args(Event)
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
-    game_id: str
-    ok: bool
-    events: int
-    rounds_verified: int  # rounds whose revealed seed matched its commitment and its deal
-    draws_verified: int
-    first_bad_version: int | None
-    reason: str | None
+    """What `GET /v1/games/{game_id}/verify` answers: whether the game's hash chain holds and
+    every revealed shuffle matches its commitment, its deal and the draws from it."""
+
+    game_id: Annotated[str, doc("The game's id.")]
+    ok: Annotated[bool, doc("True when every check passed.")]
+    events: Annotated[int, doc("The number of events in the game's log.")]
+    rounds_verified: Annotated[
+        int,
+        doc("Ended rounds whose revealed seed matched its published SHA-256 and whose deal"
+            " matched the seed."),
+    ]
+    draws_verified: Annotated[
+        int, doc("`cards_drawn` events that took exactly the top cards of the draw pile.")
+    ]
+    first_bad_version: Annotated[
+        int | None,
+        doc("The version of the event found wrong (checking stops at the first); null when `ok`"
+            " is true."),
+    ]
+    reason: Annotated[str | None, doc("What is wrong, for people; null when `ok` is true.")]
 
 
 async def verify(store: EventStore, game_id: str) -> VerifyReport:

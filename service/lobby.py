@@ -8,33 +8,53 @@ Pure like the domain.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec.structs import replace
 
 from .domain import RuleSet, RuleViolation
+from .domain.docs import doc
 
 BotLevel = Literal["random", "greedy"]
 
+_BOT_LEVEL = (
+    "How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics"
+    " score best)."
+)
+
 
 class HumanSeat(msgspec.Struct, frozen=True, gc=False, tag="human", tag_field="kind"):
-    player_id: str
+    """A seat held by a human player."""
+
+    player_id: Annotated[str, doc("The id of the player who holds the seat.")]
 
 
 class BotSeat(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="kind"):
-    level: BotLevel = "random"
+    """A seat played by one of the server's bots."""
+
+    level: Annotated[BotLevel, doc(_BOT_LEVEL)] = "random"
 
 
 Controller = HumanSeat | BotSeat
 
 
 class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
-    """An expired decision is taken by a bot of `bot_level`; after `hand_over_after`
-    consecutive timeouts the seat is the bot's for good (None: never)."""
+    """What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the
+    expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for
+    the rest of the game."""
 
-    bot_level: BotLevel = "random"
-    hand_over_after: int | None = 3
+    bot_level: Annotated[
+        BotLevel,
+        doc("How the bot that takes expired decisions plays: `random` or `greedy`."),
+    ] = "random"
+    hand_over_after: Annotated[
+        int | None,
+        doc(
+            "Consecutive timeouts after which the seat is handed to the bot for good; null:"
+            " never. A decision the player takes themselves starts the count again."
+        ),
+    ] = 3
 
 
 # Events (past tense), tagged like the domain's so one decoder reads the whole log.
@@ -45,30 +65,54 @@ class _LobbyEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
 
 
 class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
-    ruleset: RuleSet
-    creator: str
-    seats: tuple[Controller | None, ...]  # None: open for a human to join
-    turn_clock: int | None  # seconds per decision; None: no clock
-    timeout_policy: TimeoutPolicy
-    public: bool
+    """A game was created: the first event of its log. Players take its open seats, and the
+    creator starts it (game_started) once every seat is filled."""
+
+    ruleset: Annotated[RuleSet, doc("How the game is played.")]
+    creator: Annotated[str, doc("The player id of the game's creator.")]
+    seats: Annotated[
+        tuple[Controller | None, ...],
+        doc(
+            "Who controls each seat, by seat number: a human player or a bot; null: open for a"
+            " human player to take."
+        ),
+    ]
+    turn_clock: Annotated[
+        int | None, doc("Seconds a human seat has for each decision; null: no clock.")
+    ]
+    timeout_policy: Annotated[
+        TimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+    ]
+    public: Annotated[
+        bool,
+        doc(
+            "Listed in the lobby and open to spectators. A private game is open only to its"
+            " creator and players; its id is the invitation to take a seat."
+        ),
+    ]
 
 
 class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
-    seat: int
-    controller: Controller
+    """Before the game started, a seat was filled: a human player took it, or the creator
+    added a bot."""
+
+    seat: Annotated[int, doc("The seat taken, 0-based.")]
+    controller: Annotated[Controller, doc("Who now controls the seat.")]
 
 
 class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
-    seat: int
-    player_id: str
+    """Before the game started, a human player left their seat; it is open again."""
+
+    seat: Annotated[int, doc("The seat left, 0-based.")]
+    player_id: Annotated[str, doc("The id of the player who left it.")]
 
 
 class SeatResigned(_LobbyEvent, frozen=True, tag="seat_resigned"):
     """A player gave up a running game: a bot of `bot_level` plays the seat to the end."""
 
-    seat: int
-    player_id: str
-    bot_level: BotLevel
+    seat: Annotated[int, doc("The seat given up.")]
+    player_id: Annotated[str, doc("The id of the player who resigned.")]
+    bot_level: Annotated[BotLevel, doc(_BOT_LEVEL)]
 
 
 LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned

@@ -8,11 +8,12 @@ good (`SeatHandedToBot`). Both are public: everyone at the table may know why a 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 import msgspec
 from msgspec.structs import replace
 
+from .domain.docs import doc
 from .lobby import BotLevel, BotSeat, Lobby
 
 
@@ -21,19 +22,46 @@ class _TimeoutEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
 
 
 class DecisionTimedOut(_TimeoutEvent, frozen=True, tag="decision_timed_out"):
-    seat: int
-    player_id: str
-    decision: str  # the pending decision's tag: action, challenge, draft_window, move_directions
-    consecutive: int  # this seat's timeouts since it last decided for itself, this one included
-    bot_level: BotLevel
-    reason: str
+    """A human seat's turn clock ran out: a bot takes this one decision for it (the game's
+    timeout_policy), and the bot's move follows at once as game events."""
+
+    seat: Annotated[int, doc("The seat whose clock ran out.")]
+    player_id: Annotated[str, doc("The id of the player who holds the seat.")]
+    decision: Annotated[
+        str,
+        doc(
+            "The decision that timed out, as the pending decision's `type`: `action`,"
+            " `challenge`, `draft_window` or `move_directions`."
+        ),
+    ]
+    consecutive: Annotated[
+        int,
+        doc(
+            "This seat's timeouts since its player last decided for themselves, this one"
+            " included."
+        ),
+    ]
+    bot_level: Annotated[
+        BotLevel, doc("How the bot that decides instead plays: `random` or `greedy`.")
+    ]
+    reason: Annotated[
+        str, doc("Why, in words, e.g. `no decision within the 60-second turn clock`.")
+    ]
 
 
 class SeatHandedToBot(_TimeoutEvent, frozen=True, tag="seat_handed_to_bot"):
-    seat: int
-    player_id: str
-    level: BotLevel
-    reason: str
+    """After too many consecutive timeouts (the game's timeout_policy), a bot plays the seat
+    for the rest of the game. It follows the decision_timed_out that set it off."""
+
+    seat: Annotated[int, doc("The seat handed over.")]
+    player_id: Annotated[str, doc("The id of the player who held the seat.")]
+    level: Annotated[
+        BotLevel, doc("How the bot that now plays the seat plays: `random` or `greedy`.")
+    ]
+    reason: Annotated[
+        str,
+        doc("Why, in words, e.g. `3 consecutive timeouts (the game hands a seat over after 3)`."),
+    ]
 
 
 TimeoutEvent = DecisionTimedOut | SeatHandedToBot

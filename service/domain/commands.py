@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from .docs import doc
 from .state import Direction
 
 
@@ -20,74 +21,158 @@ class StartGame(_Command, frozen=True, tag="start_game"):
 
 
 class FormSet(_Command, frozen=True, tag="form_set"):
-    """§7.1: `hand` takes two hand cards; `discard` takes one hand card and the discard top."""
+    """Turn action: form a pair, two assets of one type or one asset and one wild, as a new set
+    on top of your stack (§7.1). GET /legal-commands lists every command you may send now."""
 
-    source: Literal["hand", "discard"]
-    hand_cards: tuple[str, ...]
+    source: Annotated[
+        Literal["hand", "discard"],
+        doc("hand: both cards from your hand. discard: one from your hand and the discard top."),
+    ]
+    hand_cards: Annotated[
+        tuple[str, ...],
+        doc(
+            "Card ids from your hand: two with source hand, one with source discard (the"
+            " discard pile's top card is taken without being named)."
+        ),
+    ]
 
 
 class Discard(_Command, frozen=True, tag="discard"):
-    card: str
+    """Turn action: put a card from your hand face up on the discard pile (§7.2). With
+    two_actions, a discard as your first action refills your hand at once (§13.2)."""
+
+    card: Annotated[
+        str, doc("Id of any card in your hand, wilds and action cards included (§17 A19, A20).")
+    ]
 
 
 class Challenge(_Command, frozen=True, tag="challenge"):
-    """§7.3: open a challenge on another seat's top (or second) set with an opening play."""
+    """Turn action: open a challenge on another seat's top (or second) set with an opening play
+    (§7.3, §8.3). You need a set of your own."""
 
-    target_seat: int
-    position: Literal["top", "second"]
-    cards: tuple[str, ...]
+    target_seat: Annotated[
+        int,
+        doc(
+            "Seat number of another seat. Its bottom set is safe, so it needs at least two sets"
+            " for top, three for second (§7.3)."
+        ),
+    ]
+    position: Annotated[
+        Literal["top", "second"],
+        doc("top: its top set. second: the set second from the top, with second_set_challenge."),
+    ]
+    cards: Annotated[
+        tuple[str, ...],
+        doc(
+            "Your opening play, card ids from your hand. top: one matching card (an asset of"
+            " the set's type or a wild); a Penny Jar asks for a double back. second: two"
+            " matching cards that are not Penny Jars, or one Penny Jar (§8.3)."
+        ),
+    ]
 
 
 class DraftSet(_Command, frozen=True, tag="draft_set"):
-    """§14.2: one hand card plus face-up draft pile tops (named by card id)."""
+    """Turn action in 2- and 3-player games of en_2022 and de_2024: combine one hand card with
+    face-up draft pile tops into a set (§14.2)."""
 
-    hand_card: str
-    pile_cards: tuple[str, ...]
+    hand_card: Annotated[str, doc("Id of one card from your hand: an asset or a wild.")]
+    pile_cards: Annotated[
+        tuple[str, ...],
+        doc(
+            "Ids of the face-up draft pile tops you take, at least one; with 3 players exactly"
+            " one, from a pile next to you. With the hand card: at least one asset, assets of"
+            " one type only, and any number of wilds (§14.2, §17 A27)."
+        ),
+    ]
 
 
 class ImproveSet(_Command, frozen=True, tag="improve_set"):
-    card: str
+    """Turn action with improve_set: add an asset from your hand to your top set (§7.5)."""
+
+    card: Annotated[
+        str, doc("Id of an asset in your hand of your top set's type; never a wild.")
+    ]
 
 
 class PlaySwap(_Command, frozen=True, tag="play_swap"):
-    card: str
-    target_seat: int
+    """Turn action with action_cards: exchange your top set with another seat's top set; it
+    cannot be answered (§7.6)."""
+
+    card: Annotated[str, doc("Id of a Swap card in your hand.")]
+    target_seat: Annotated[
+        int,
+        doc(
+            "Seat number of another seat with at least one set; you need one too. Its bottom"
+            " set is not protected (§17 A34)."
+        ),
+    ]
 
 
 class PlayMove(_Command, frozen=True, tag="play_move"):
-    card: str
-    target_seat: int
-    direction: Direction
+    """Turn action with action_cards: move a stack's top set to its bottom, or its bottom set to
+    its top; it cannot be answered (§7.7)."""
+
+    card: Annotated[str, doc("Id of a Move card in your hand.")]
+    target_seat: Annotated[
+        int, doc("Seat number of any seat with at least two sets, your own included (§17 A35).")
+    ]
+    direction: Annotated[
+        Direction,
+        doc("top_to_bottom: the top set goes to the bottom. bottom_to_top: the reverse."),
+    ]
 
 
 class EndTurn(_Command, frozen=True, tag="end_turn"):
-    pass
+    """With two_actions: end your turn after your first action instead of taking a second one
+    (§7.8, §13.2)."""
 
 
 class Respond(_Command, frozen=True, tag="respond"):
-    """§8.4: answer a challenge with exactly the required play."""
+    """Answer a challenge that awaits you with exactly the required play (§8.4)."""
 
-    cards: tuple[str, ...]
+    cards: Annotated[
+        tuple[str, ...],
+        doc(
+            "Card ids from your hand. required 1: one matching card (an asset of the set's type"
+            " or a wild); a Penny Jar asks for a double back. required 2: two matching cards"
+            " that are not Penny Jars, or one Penny Jar (§8.2)."
+        ),
+    ]
 
 
 class Concede(_Command, frozen=True, tag="concede"):
-    pass
+    """Give up a challenge that awaits you: the other side wins the set and every card played
+    in it (§8.5). Without a legal play you concede automatically (§7.9)."""
 
 
 class ChallengeDraft(_Command, frozen=True, tag="challenge_draft"):
-    """§14.3: the eligible opponent challenges a drafted set out of turn."""
+    """The eligible opponent challenges a drafted set out of turn (§14.3)."""
 
-    cards: tuple[str, ...]
+    cards: Annotated[
+        tuple[str, ...],
+        doc(
+            "Your opening play, card ids from your hand: one card matching the drafted set"
+            " (an asset of its type or a wild) or one Penny Jar (§8.3)."
+        ),
+    ]
 
 
 class PassDraft(_Command, frozen=True, tag="pass_draft"):
-    pass
+    """The eligible opponent lets the drafter keep a drafted set unchallenged (§14.3). A seat
+    that cannot challenge passes automatically (§7.9)."""
 
 
 class ChooseMoveDirection(_Command, frozen=True, tag="choose_move_direction"):
-    """§14.6: the direction for the other affected seat's stack after a revealed Move."""
+    """After a Move is revealed on a draft pile: choose the direction for the other affected
+    seat's stack, when the pending move_directions decision awaits you (§14.6)."""
 
-    direction: Direction
+    direction: Annotated[
+        Direction,
+        doc(
+            "top_to_bottom: that stack's top set goes to its bottom. bottom_to_top: its bottom"
+            " set goes to its top."
+        ),
+    ]
 
 
 Command = (

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from .docs import doc
 from .ruleset import RuleSet
 
 Direction = Literal["top_to_bottom", "bottom_to_top"]
@@ -13,69 +14,145 @@ ChallengeKind = Literal["stack_top", "stack_second", "draft"]
 Status = Literal["playing", "finished"]
 
 
+# Card order inside a set is cosmetic (§17 A22): the type is stored, not derived from the cards.
 class CardSet(msgspec.Struct, frozen=True, gc=False):
-    """A set on a stack: its asset type is stored, so card order inside it is cosmetic (§17 A22)."""
+    """A set: at least one asset of a single asset type plus any number of wilds (§4)."""
 
-    type: str
-    cards: tuple[str, ...]
+    type: Annotated[str, doc("The set's asset type, e.g. `jewels`; never a wild's type.")]
+    cards: Annotated[
+        tuple[str, ...],
+        doc("Every card id in the set, assets first, then wilds; the order is cosmetic (§17 A22)."),
+    ]
 
 
 class Play(msgspec.Struct, frozen=True, gc=False):
-    """Cards one seat put into a challenge."""
+    """Cards one seat put into a challenge: the opening play or one answer (§8)."""
 
-    seat: int
-    cards: tuple[str, ...]
+    seat: Annotated[int, doc("The seat that played the cards.")]
+    cards: Annotated[
+        tuple[str, ...], doc("The card ids played: one card, or two for a double (§8.2).")
+    ]
 
 
 # Pending decisions: exactly one is awaited at any time a command ends (RULES §6).
 
 
 class AwaitingAction(msgspec.Struct, frozen=True, gc=False, tag="action"):
-    seat: int
-    actions_taken: int = 0
+    """The active seat's turn: it must take an action (§7), or, after its first action with
+    two_actions, may take a second one or end the turn (§13.2)."""
+
+    seat: Annotated[int, doc("The active seat, whose turn it is.")]
+    actions_taken: Annotated[
+        int,
+        doc(
+            "Actions already taken this turn. 0: an action is required. 1 (only with"
+            " two_actions): a second action, or end_turn (§13.2)."
+        ),
+    ] = 0
 
 
 class AwaitingChallengeReply(msgspec.Struct, frozen=True, gc=False, tag="challenge"):
-    kind: ChallengeKind
-    challenger: int
-    defender: int
-    target_index: int  # index in the defender's stack; -1 for a drafted set
-    set_type: str
-    pot: tuple[Play, ...]
-    awaiting: int
-    required: int  # 1 = a single, 2 = a double (§8.2)
+    """A challenge is running: the awaited seat must respond with the required play or concede
+    (§8.4)."""
+
+    kind: Annotated[
+        ChallengeKind,
+        doc(
+            "What is contested: stack_top, the defender's top set; stack_second, the set"
+            " second from the top (§13.6); draft, a drafted set challenged out of turn (§14.3)."
+        ),
+    ]
+    challenger: Annotated[int, doc("The seat that opened the challenge.")]
+    defender: Annotated[
+        int, doc("The seat whose set is contested; for a draft, the drafter.")
+    ]
+    target_index: Annotated[
+        int,
+        doc(
+            "Position of the contested set in the defender's stack, 0 being the bottom;"
+            " -1 for a drafted set."
+        ),
+    ]
+    set_type: Annotated[
+        str,
+        doc("Asset type of the contested set: assets of this type and wilds match it."),
+    ]
+    pot: Annotated[
+        tuple[Play, ...],
+        doc(
+            "Every play so far, in order, the opening first. The winner adds them all to"
+            " the contested set (§8.5)."
+        ),
+    ]
+    awaiting: Annotated[
+        int, doc("The seat that must answer now: the challenger or the defender, in turn.")
+    ]
+    required: Annotated[
+        int,
+        doc(
+            "The play the awaited seat owes. 1: a single (one matching card, not a Penny Jar)"
+            " or a Penny Jar, which asks for a double back. 2: a double (two matching cards,"
+            " neither a Penny Jar, or one Penny Jar) (§8.2, §8.4)."
+        ),
+    ]
 
 
 class AwaitingDraftChallenge(msgspec.Struct, frozen=True, gc=False, tag="draft_window"):
-    drafter: int
-    eligible: int
+    """A set was just drafted: the eligible opponent may challenge it out of turn
+    (challenge_draft) or let the drafter keep it (pass_draft) (§14.3)."""
+
+    drafter: Annotated[int, doc("The seat that drafted the set: the active seat.")]
+    eligible: Annotated[int, doc("The only seat that may challenge the drafted set.")]
 
 
 class AwaitingMoveDirections(msgspec.Struct, frozen=True, gc=False, tag="move_directions"):
-    """A Move revealed on a draft pile: each seat picks the direction for the other's stack."""
+    """A Move was revealed on a draft pile: each affected seat in turn picks the direction for
+    the other affected seat's stack with choose_move_direction (§14.6)."""
 
-    pile: int
-    card: str
-    awaiting: tuple[int, ...]  # seats still to choose, in order
-    choices: tuple[tuple[int, Direction], ...]  # (target seat, direction)
+    pile: Annotated[int, doc("The draft pile the Move card was revealed on.")]
+    card: Annotated[str, doc("The revealed Move card's id.")]
+    awaiting: Annotated[
+        tuple[int, ...],
+        doc(
+            "Seats still to choose, in order (the active seat first); the first one chooses"
+            " now. A seat does not choose when the other seat's stack has fewer than two sets."
+        ),
+    ]
+    choices: Annotated[
+        tuple[tuple[int, Direction], ...],
+        doc(
+            "Choices made so far, as [target seat, direction] pairs; they are applied"
+            " together once the last seat has chosen."
+        ),
+    ]
+
+
+# TurnOver, Flipping and NotStarted (between rounds) only last inside one command: the server
+# moves on at once, so only a replay to a version in the middle of a command shows them.
 
 
 class TurnOver(msgspec.Struct, frozen=True, gc=False, tag="turn_over"):
-    """Transient: the active seat's actions are done; replenishing follows in the same command."""
+    """The active seat's turn is over; hands are refilled next (§9). The server goes on at
+    once: only GET /state at a version in the middle of a command shows it, never GET /view."""
 
-    seat: int
+    seat: Annotated[int, doc("The seat whose turn just ended.")]
 
 
+# The piles to flip are `GameState.flip_queue`.
 class Flipping(msgspec.Struct, frozen=True, gc=False, tag="flipping"):
-    """Transient: draft piles still have a next card to reveal (`GameState.flip_queue`)."""
+    """Draft piles still have a next card to turn face up, or a revealed action card to resolve
+    (§14.2, §14.6). The server goes on at once: only GET /state at a version in the middle of a
+    command shows it, never GET /view."""
 
 
 class NotStarted(msgspec.Struct, frozen=True, gc=False, tag="not_started"):
-    """Before the game starts, and between rounds."""
+    """No round is being played: the game has started but its first round is not dealt yet,
+    or a round has ended and the next is not dealt yet. Only GET /state at a version in the
+    middle of a command shows it, never GET /view."""
 
 
 class GameOver(msgspec.Struct, frozen=True, gc=False, tag="game_over"):
-    pass
+    """The game is over: `winners` in the view names the winning seats (§12)."""
 
 
 Pending = (
@@ -91,9 +168,18 @@ Pending = (
 
 
 class DraftInProgress(msgspec.Struct, frozen=True, gc=False):
-    drafter: int
-    set: CardSet
-    piles: tuple[int, ...]  # piles whose next card flips once the draft resolves (§17 A50)
+    """A drafted set held aside until its out-of-turn challenge window, and any challenge, is
+    over; then it goes on top of the winner's stack (§14.2, §14.3)."""
+
+    drafter: Annotated[int, doc("The seat that drafted the set.")]
+    set: Annotated[CardSet, doc("The drafted set: the hand card and the pile cards taken.")]
+    piles: Annotated[
+        tuple[int, ...],
+        doc(
+            "The draft piles the cards were taken from; their next cards are turned face up"
+            " once the draft is resolved (§17 A50)."
+        ),
+    ]
 
 
 class GameState(msgspec.Struct, frozen=True, gc=False):

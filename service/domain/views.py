@@ -5,12 +5,13 @@ A viewer is a seat number, or None for a spectator (and anyone else without a se
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec.structs import replace
 
 from .cards import card_table
+from .docs import doc
 from .events import CardsDrawn, Event, GameStarted, RevealedActionReturned, RoundStarted
 from .ruleset import RuleSet
 from .scoring import stack_value
@@ -21,47 +22,135 @@ Visibility = Literal["public", "server"] | int  # an int: that seat alone sees i
 
 
 class SetView(msgspec.Struct, frozen=True, gc=False):
-    type: str
-    count: int
-    top: str
-    cards: tuple[str, ...] | None  # None unless set composition is public (§17 A45)
+    """One set in a seat's stack as every viewer sees it (§15, §17 A45)."""
+
+    type: Annotated[str, doc("The set's asset type, e.g. `jewels`.")]
+    count: Annotated[int, doc("Number of cards in the set.")]
+    top: Annotated[str, doc("Id of the set's top card, always an asset of the set's type.")]
+    cards: Annotated[
+        tuple[str, ...] | None,
+        doc(
+            "Every card id in the set, assets first, then wilds. null unless the rule set's"
+            " public_set_composition is on (§17 A45)."
+        ),
+    ]
 
 
 class SeatView(msgspec.Struct, frozen=True, gc=False):
-    seat: int
-    hand_count: int
-    stack: tuple[SetView, ...]
-    stack_value: int | None  # None unless set composition is public
-    total: int
-    round_wins: int
+    """What every viewer sees of one seat: hand size, stack and scores; never its hand's cards."""
+
+    seat: Annotated[int, doc("The seat number, 0-based.")]
+    hand_count: Annotated[int, doc("Number of cards in the seat's hand; 0 before the first deal.")]
+    stack: Annotated[
+        tuple[SetView, ...],
+        doc(
+            "The seat's sets, bottom first: the first is the bottom set, which can never be"
+            " challenged; the last is the top set (§4, §7.3)."
+        ),
+    ]
+    stack_value: Annotated[
+        int | None,
+        doc(
+            "Dollar value of every card in the stack, its score if the round ended now (§11)."
+            " null unless public_set_composition is on."
+        ),
+    ]
+    total: Annotated[
+        int, doc("Cumulative score in dollars over the rounds finished so far (§11, §12).")
+    ]
+    round_wins: Annotated[
+        int,
+        doc(
+            "Rounds this seat won with the unique highest round score; only"
+            " first_to_2_round_wins decides the game by them (§12, §17 A53)."
+        ),
+    ]
 
 
 class PileView(msgspec.Struct, frozen=True, gc=False):
-    top: str | None  # the face-up top card, if any
-    count: int
+    """One draft pile as every viewer sees it: its face-up top card and its size (§14, §15)."""
+
+    top: Annotated[
+        str | None,
+        doc(
+            "Id of the face-up top card. null when the pile is empty, or while its top card is"
+            " face down: after a draft from the pile, until the draft is resolved (§17 A50)."
+        ),
+    ]
+    count: Annotated[int, doc("Number of cards in the pile, face-down ones included.")]
 
 
 class GameView(msgspec.Struct, frozen=True, gc=False):
-    """What one viewer may know of the game. `hand` is None for a spectator."""
+    """What one viewer may know of the game (§15). A seat sees its own hand; a spectator sees
+    none. Everything else is the same for every viewer. Card ids are `<type>#<n>`, e.g.
+    `toy_train#8`."""
 
-    viewer: int | None
-    hand: tuple[str, ...] | None
-    ruleset: RuleSet
-    status: Status
-    round_no: int
-    active: int
-    actions_taken: int
-    pending: Pending
-    awaiting: tuple[int, ...]
-    seats: tuple[SeatView, ...]
-    draw_count: int
-    discard_pile: tuple[str, ...]  # the last card is the top
-    draft_piles: tuple[PileView, ...]
-    draft: DraftInProgress | None  # a drafted set waiting for its challenge window
-    out_of_play: tuple[str, ...]
-    removed: tuple[str, ...]
-    round_scores: tuple[tuple[int, ...], ...]
-    winners: tuple[int, ...]
+    viewer: Annotated[int | None, doc("The seat this view is for; null for a spectator.")]
+    hand: Annotated[
+        tuple[str, ...] | None,
+        doc("Card ids in the viewer's hand; null for a spectator, and before the first deal."),
+    ]
+    ruleset: Annotated[RuleSet, doc("The rules the game is played with.")]
+    status: Annotated[Status, doc("playing, or finished once the game is over.")]
+    round_no: Annotated[int, doc("The current round, from 1; 0 before the first deal.")]
+    active: Annotated[
+        int,
+        doc("The seat whose turn it is, also while other seats answer during that turn."),
+    ]
+    actions_taken: Annotated[
+        int,
+        doc("Actions the active seat has taken this turn: up to 1, or 2 with two_actions (§13.2)."),
+    ]
+    pending: Annotated[
+        Pending, doc("The decision the game waits for; its `type` says which (§6).")
+    ]
+    awaiting: Annotated[
+        tuple[int, ...],
+        doc("The seat whose decision the game waits for, as a list of one; empty when none."),
+    ]
+    seats: Annotated[tuple[SeatView, ...], doc("Every seat, in seat order.")]
+    draw_count: Annotated[int, doc("Number of cards left in the draw pile.")]
+    discard_pile: Annotated[
+        tuple[str, ...],
+        doc("The discard pile, bottom first: the last card is the top, the only usable one."),
+    ]
+    draft_piles: Annotated[
+        tuple[PileView, ...],
+        doc(
+            "The three draft piles, by pile number from 0, in 2- and 3-player games of en_2022 and"
+            " de_2024; empty otherwise. With 3 players pile i lies between seat i and seat"
+            " i + 1 mod 3 (§14.1)."
+        ),
+    ]
+    draft: Annotated[
+        DraftInProgress | None,
+        doc(
+            "A drafted set waiting for its challenge window, or for the challenge on it, to"
+            " end (§14.3); null otherwise."
+        ),
+    ]
+    out_of_play: Annotated[
+        tuple[str, ...],
+        doc(
+            "Action cards used up this round, played from hand or revealed on a draft pile,"
+            " in the order they left play (§13.4, §14.6)."
+        ),
+    ]
+    removed: Annotated[
+        tuple[str, ...],
+        doc(
+            "The edition's cards left out of this round's deck: the 2-player reduction and"
+            " advanced cards whose options are off (§5.1)."
+        ),
+    ]
+    round_scores: Annotated[
+        tuple[tuple[int, ...], ...],
+        doc("One list per finished round, oldest first: each seat's score in dollars (§11)."),
+    ]
+    winners: Annotated[
+        tuple[int, ...],
+        doc("Empty until the game is over, then the winning seats: several on a shared win."),
+    ]
 
 
 def player_view(state: GameState, seat: int) -> GameView:

@@ -11,6 +11,7 @@ from litestar.params import Parameter
 
 from service.audit import VerifyReport, verify
 from service.domain import player_view, spectator_view
+from service.domain.docs import doc
 from service.game import Game, advance, apply_all
 
 from .context import Authed, authenticate, game_access, runtime_of
@@ -20,16 +21,36 @@ from .schemas import GameId, StateOut
 _encode = msgspec.json.Encoder().encode
 
 
+# Documents the lines `history` encodes itself (the route returns bytes).
 class HistoryLine(msgspec.Struct):
-    version: int
-    type: str
-    schema_version: int
-    visibility: str
-    command_id: str | None
-    actor: str | None
-    recorded_at: str
-    hash: str
-    data: dict  # type: ignore[type-arg]
+    """One line of `GET /v1/games/{game_id}/history` (NDJSON): a stored event, unredacted."""
+
+    version: Annotated[int, doc("The event's version: its place in the game's log, from 1.")]
+    type: Annotated[str, doc("The event's type, as `data` names it.")]
+    schema_version: Annotated[int, doc("The version of this event type's `data` layout.")]
+    visibility: Annotated[
+        str,
+        doc("Who sees it in full: `public` (everyone), a seat number (that seat alone) or"
+            " `server` (no player); the others see it redacted."),
+    ]
+    command_id: Annotated[
+        str | None,
+        doc("On the first event of a command sent with an id (a client's is"
+            " `player:<player id>:<Idempotency-Key>`): that id; null otherwise."),
+    ]
+    actor: Annotated[
+        str | None, doc("Who caused it, e.g. `player:<player id>` or `bot:<level>`.")
+    ]
+    recorded_at: Annotated[str, doc("When the event was stored (RFC 3339); `hash` leaves it out.")]
+    hash: Annotated[
+        str,
+        doc("SHA-256 (hex) over the previous event's hash and this event; `GET /verify` checks"
+            " the chain."),
+    ]
+    data: Annotated[
+        dict,  # type: ignore[type-arg]
+        doc("The event itself, unredacted, with its `type`."),
+    ]
 
 
 class AuditController(Controller):

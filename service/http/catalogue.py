@@ -2,37 +2,67 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import get
 
 from service.domain.cards import EDITIONS, CardSpec, Edition
+from service.domain.docs import doc
 from service.domain.ruleset import RuleSet, preset
 
 from .operations import PublicOperation
 
 
 class CardTypeInfo(msgspec.Struct, frozen=True):
-    type: str
-    kind: str
-    copies: int
-    value: int
-    name_en: str
-    name_de: str
+    """One card type of an edition's deck, as `GET /v1/rulesets` lists it."""
+
+    type: Annotated[
+        str,
+        doc("The card type's id; each copy's card id is `<type>#<n>`, numbered from 1"
+            " (e.g. `jewels#3`)."),
+    ]
+    kind: Annotated[str, doc("`asset`, `wild` or `action`.")]
+    copies: Annotated[int, doc("How many copies a full deck holds.")]
+    value: Annotated[int, doc("Its value in dollars; 0 for an action card.")]
+    name_en: Annotated[str, doc("Its English name.")]
+    name_de: Annotated[str, doc("Its German name.")]
 
 
 class EditionInfo(msgspec.Struct, frozen=True):
-    id: Edition
-    classic_cards: tuple[CardTypeInfo, ...]
-    advanced_cards: tuple[CardTypeInfo, ...]
-    two_player_removed: dict[str, int]
+    """An edition and its cards, as `GET /v1/rulesets` lists it."""
+
+    id: Annotated[Edition, doc("The edition, as a rule set's `edition` names it.")]
+    classic_cards: Annotated[
+        tuple[CardTypeInfo, ...],
+        doc("The deck without advanced options, in the order of the rulebook's contents."),
+    ]
+    advanced_cards: Annotated[
+        tuple[CardTypeInfo, ...],
+        doc("The cards the advanced options `action_cards` and `penny_jar` add; none for"
+            " classic_2011."),
+    ]
+    two_player_removed: Annotated[
+        dict[str, int],
+        doc("How many copies of each card type a 2-player game leaves out: the highest-numbered"
+            " ones."),
+    ]
 
 
 class Catalogue(msgspec.Struct, frozen=True):
-    editions: tuple[EditionInfo, ...]
-    presets: dict[str, RuleSet]
-    ruleset_schema: dict[str, Any]  # JSON Schema of a rule set, with defaults and descriptions
+    """What `GET /v1/rulesets` returns: the editions with their cards, presets, rule options."""
+
+    editions: Annotated[tuple[EditionInfo, ...], doc("Every edition, with its cards.")]
+    presets: Annotated[
+        dict[str, RuleSet],
+        doc("The presets by name: `classic` (no advanced option) and `advanced_all` (every"
+            " advanced option on), shown for 4 players of en_2022."),
+    ]
+    ruleset_schema: Annotated[
+        dict[str, Any],
+        doc("The JSON Schema of a rule set (`ruleset` in `POST /v1/games`), with every option's"
+            " default and description."),
+    ]
 
 
 def _card(spec: CardSpec) -> CardTypeInfo:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import sqlite3
-from typing import Any
+from typing import Annotated, Any
 
 import asyncpg
 import msgspec
@@ -22,6 +22,7 @@ from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
 
 from service.domain import RuleViolation
+from service.domain.docs import doc
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.pipeline import GameNotFound
 
@@ -32,17 +33,31 @@ MEDIA_TYPE = "application/problem+json"
 
 
 class ProblemBody(msgspec.Struct, kw_only=True):
-    """RFC 9457 problem details; `code` is stable for programs, `detail` is for people."""
+    """Every error answer (`application/problem+json`, RFC 9457); `code` is stable for
+    programs, `detail` is for people. A field that does not apply is left out."""
 
-    type: str
-    title: str
-    status: int
-    detail: str
-    code: str
-    rule: str | None = None  # the engine's code, for a rule violation
-    legal_commands: list[dict[str, Any]] | None = None  # the caller's, for a rule violation
-    current_version: int | None = None  # for a stale version
-    errors: list[dict[str, Any]] | None = None  # for a malformed body
+    type: Annotated[str, doc("A URI naming the kind of problem; it ends with `code`, hyphenated.")]
+    title: Annotated[str, doc("The kind of problem in words, made from `code`.")]
+    status: Annotated[int, doc("The HTTP status code.")]
+    detail: Annotated[str, doc("What went wrong this time, for people; its wording may change.")]
+    code: Annotated[str, doc("What went wrong, for programs: stable, e.g. `stale_version`.")]
+    rule: Annotated[
+        str | None, doc("With 422 `rule_violation`: the engine's code for the rule broken.")
+    ] = None
+    legal_commands: Annotated[
+        list[dict[str, Any]] | None,
+        doc("With 422 `rule_violation`: the commands you may send now, as `GET /legal-commands`"
+            " lists them (always empty outside `POST /commands`)."),
+    ] = None
+    current_version: Annotated[
+        int | None, doc("With 409 `stale_version`: the game's current version.")
+    ] = None
+    errors: Annotated[
+        list[dict[str, Any]] | None,
+        doc("With 400 `malformed_request`, when a parameter or the body failed validation: one"
+            " object per failure, with `message` and, where known, `key` (the field) and"
+            " `source` (such as `body`, `query` or `header`)."),
+    ] = None
 
 
 class Problem(ProblemDetailsException):

@@ -11,6 +11,7 @@ from litestar.params import Parameter
 
 from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
+from service.domain.docs import doc
 from service.events.codec import AnyEvent
 from service.lobby import BotLevel, Controller, TimeoutPolicy
 
@@ -27,19 +28,33 @@ NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*(?![\s\S])"
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=NO_CONTROLS)] = "player"
+    """The optional body of `POST /v1/players`: the new player's display name."""
+
+    name: Annotated[
+        str,
+        msgspec.Meta(min_length=1, max_length=64, pattern=NO_CONTROLS),
+        doc("Display name, shown to other players: 1 to 64 characters, no control characters."),
+    ] = "player"
 
 
 class PlayerOut(msgspec.Struct):
-    player_id: str
-    name: str
-    created_at: datetime
+    """The calling player, as `GET /v1/players/me` returns it."""
+
+    player_id: Annotated[str, doc("The player's id; a game names its creator and players by it.")]
+    name: Annotated[str, doc("Display name.")]
+    created_at: Annotated[datetime, doc("When the player was created.")]
 
 
 class PlayerCreated(msgspec.Struct):
-    player_id: str
-    name: str
-    api_key: str  # shown once: only its SHA-256 is stored
+    """A new player and its API key, as `POST /v1/players` returns it."""
+
+    player_id: Annotated[str, doc("The player's id; a game names its creator and players by it.")]
+    name: Annotated[str, doc("Display name.")]
+    api_key: Annotated[
+        str,
+        doc("Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps"
+            " only its SHA-256."),
+    ]
 
 
 # Lobby.
@@ -67,110 +82,217 @@ VERSION_DIGITS = "[0-9]{1,9}"  # a game version in a header; ASCII only (headers
 HEADER_SCHEMA: dict[str, Any] = {"one_of": None, "type": "string"}
 
 
+# Descriptions the bodies below share.
+_GAME_ID_DOC = "The game's id."
+_SEAT = "Your seat; null: you watch as a spectator."
+_BOT_LEVEL = "How the bot plays: `random` or `greedy`."
+_VERSION = "The game's version: the number of events in its log."
+_AWAITING = "The seats whose decision the game waits for; empty when it waits for none."
+_DEADLINE = ("When the pending decision times out (turn clock); null without a clock, for a"
+             " bot's decision, or when no decision is pending.")
+_PUBLIC = ("Listed in the lobby and open to spectators. A private game is open only to its"
+           " creator and players; its id is the invitation to take a seat.")
+
+# A constrained optional field carries its description inside the `| None`: described outside
+# it, Litestar's document loses the constraints (`minimum`, `maximum`).
+
+
 class BotSpec(msgspec.Struct, forbid_unknown_fields=True):
-    level: BotLevel = "random"
-    seat: SeatNo | None = None  # None: the lowest open seat
+    """A bot to seat when creating a game: an item of `bots` in `POST /v1/games`."""
+
+    level: Annotated[BotLevel, doc(_BOT_LEVEL)] = "random"
+    seat: Annotated[
+        SeatNo,
+        doc("The seat to give it; null: the lowest seat still open once the bots given a seat"
+            " number and the creator (`join`) sit down."),
+    ] | None = None
 
 
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
-    """Seats not given to the creator (`join`) or to a bot stay open for human players."""
+    """The body of `POST /v1/games`. Seats not given to the creator (`join`) or to a bot stay
+    open for human players."""
 
-    ruleset: RuleSet
-    join: bool = True  # the creator takes the lowest open seat
-    bots: Annotated[list[BotSpec], msgspec.Meta(max_length=6)] = []
-    turn_clock: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None  # seconds
-    timeout_policy: TimeoutPolicy = TimeoutPolicy()
-    public: bool = True
+    ruleset: Annotated[RuleSet, doc("How the game is played.")]
+    join: Annotated[
+        bool, doc("The creator takes a seat: the lowest one not given to a bot by number.")
+    ] = True
+    bots: Annotated[
+        list[BotSpec],
+        msgspec.Meta(max_length=6),
+        doc("Bots to seat; with the creator they must fit in the rule set's seats."),
+    ] = []
+    turn_clock: Annotated[
+        int,
+        msgspec.Meta(ge=1, le=86_400),
+        doc("Seconds a human seat has for each decision, 1 to 86,400; null: no clock."),
+    ] | None = None
+    timeout_policy: Annotated[
+        TimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+    ] = TimeoutPolicy()
+    public: Annotated[bool, doc(_PUBLIC)] = True
 
 
 class JoinSeat(msgspec.Struct, forbid_unknown_fields=True):
-    seat: SeatNo | None = None
+    """The optional body of `POST /v1/games/{game_id}/seats`: the seat to take."""
+
+    seat: Annotated[SeatNo, doc("The seat to take; null: the lowest open seat.")] | None = None
 
 
 class AddBotBody(msgspec.Struct, forbid_unknown_fields=True):
-    level: BotLevel = "random"
-    seat: SeatNo | None = None
+    """The optional body of `POST /v1/games/{game_id}/bots` (creator only): the bot to seat."""
+
+    level: Annotated[BotLevel, doc(_BOT_LEVEL)] = "random"
+    seat: Annotated[
+        SeatNo, doc("The seat to give it; null: the lowest open seat.")
+    ] | None = None
 
 
 class GameSummary(msgspec.Struct):
-    game_id: str
-    status: GameStatus
-    creator: str
-    public: bool
-    ruleset: RuleSet
-    players: int
-    seats: list[Controller | None]
-    turn_clock: int | None
-    version: int
-    awaiting: list[int]
-    deadline: datetime | None
-    created_at: datetime
-    updated_at: datetime
+    """A game's seats, rules and progress: returned by `POST /v1/games` and the seat, bot,
+    start, leave and resign routes, and listed by `GET /v1/games`."""
+
+    game_id: Annotated[str, doc("The game's id, for the `/v1/games/{game_id}` routes.")]
+    status: Annotated[
+        GameStatus, doc("`lobby` before the deal (seats may be taken), `playing` or `finished`.")
+    ]
+    creator: Annotated[str, doc("The player id of the game's creator.")]
+    public: Annotated[bool, doc(_PUBLIC)]
+    ruleset: Annotated[RuleSet, doc("How the game is played.")]
+    players: Annotated[int, doc("The number of seats.")]
+    seats: Annotated[
+        list[Controller | None],
+        doc("Who controls each seat, by seat number: a human player or a bot; null: open for a"
+            " human player to take."),
+    ]
+    turn_clock: Annotated[
+        int | None, doc("Seconds a human seat has for each decision; null: no clock.")
+    ]
+    version: Annotated[int, doc(_VERSION)]
+    awaiting: Annotated[list[int], doc(_AWAITING)]
+    deadline: Annotated[datetime | None, doc(_DEADLINE)]
+    created_at: Annotated[datetime, doc("When the game was created.")]
+    updated_at: Annotated[datetime, doc("When its latest event was recorded.")]
 
 
 class GameDetail(msgspec.Struct):
-    summary: GameSummary
-    view: GameView | None  # the spectator view, once the game has started
+    """A game as `GET /v1/games/{game_id}` returns it: its summary and what a spectator sees."""
+
+    summary: Annotated[GameSummary, doc("The game's seats, rules and progress.")]
+    view: Annotated[
+        GameView | None,
+        doc("The game as a spectator sees it, even for a seated caller; null before the deal."),
+    ]
 
 
 class GamePage(msgspec.Struct):
-    games: list[GameSummary]
-    next_cursor: str | None
+    """A page of the lobby, as `GET /v1/games` returns it."""
+
+    games: Annotated[list[GameSummary], doc("Public games that match the filters, newest first.")]
+    next_cursor: Annotated[
+        str | None, doc("Pass it as `?cursor=` for the next page; null on the last page.")
+    ]
 
 
 # Play.
 
 
 class ViewOut(msgspec.Struct):
-    game_id: str
-    version: int
-    seat: int | None  # None: you watch as a spectator
-    status: GameStatus
-    awaiting: list[int]
-    deadline: datetime | None  # when the pending decision times out (turn clock), if any
-    view: GameView | None  # None before the game starts
+    """Your view of a game, as `GET /v1/games/{game_id}/view` returns it (ETag: the version)."""
+
+    game_id: Annotated[str, doc(_GAME_ID_DOC)]
+    version: Annotated[int, doc(_VERSION)]
+    seat: Annotated[int | None, doc(_SEAT)]
+    status: Annotated[GameStatus, doc("`lobby` before the deal, `playing` or `finished`.")]
+    awaiting: Annotated[list[int], doc(_AWAITING)]
+    deadline: Annotated[datetime | None, doc(_DEADLINE)]
+    view: Annotated[
+        GameView | None,
+        doc("The game as you may see it (a hand only if it is yours); null before the deal."),
+    ]
 
 
 class LegalCommands(msgspec.Struct):
-    game_id: str
-    version: int
-    seat: int
-    commands: list[SeatCommand]
+    """Your legal commands now, as `GET /v1/games/{game_id}/legal-commands` returns them."""
+
+    game_id: Annotated[str, doc(_GAME_ID_DOC)]
+    version: Annotated[int, doc("The game version the commands are legal at.")]
+    seat: Annotated[int, doc("Your seat.")]
+    commands: Annotated[
+        list[SeatCommand],
+        doc("Each ready to post to `POST /v1/games/{game_id}/commands` as it is; empty while"
+            " the decision is another seat's or the game is not being played."),
+    ]
 
 
 class EventOut(msgspec.Struct):
-    version: int
-    event: AnyEvent
+    """One event of a game's log, redacted for you: in event pages, the stream, command results."""
+
+    version: Annotated[int, doc("The event's version: its place in the game's log, from 1.")]
+    event: Annotated[AnyEvent, doc("The event, redacted for you; `type` says which it is.")]
 
 
 class CommandResult(msgspec.Struct):
-    game_id: str
-    version: int
-    events: list[EventOut]  # as the caller may see them
-    replayed: bool  # a repeated Idempotency-Key: the first result, nothing new happened
-    committed: bool  # false for ?dry_run=true
+    """The answer of `POST /v1/games/{game_id}/commands`: the events caused and the new version."""
+
+    game_id: Annotated[str, doc(_GAME_ID_DOC)]
+    version: Annotated[
+        int, doc("The game's version after the command (for a dry run, the one it would reach).")
+    ]
+    events: Annotated[
+        list[EventOut],
+        doc("The events the command caused, as you may see them; a dry run's as a spectator"
+            " would."),
+    ]
+    replayed: Annotated[
+        bool,
+        doc("True when this `Idempotency-Key` came with this command before: the answer is"
+            " the first request's result, and nothing new happened."),
+    ]
+    committed: Annotated[bool, doc("Whether the events were stored: false for `?dry_run=true`.")]
 
 
 class EventPage(msgspec.Struct):
-    game_id: str
-    version: int  # the game's current version
-    events: list[EventOut]
-    next_after: int  # pass as ?after= for the next page
+    """A page of the log as you may see it, as `GET /v1/games/{game_id}/events` returns it."""
+
+    game_id: Annotated[str, doc(_GAME_ID_DOC)]
+    version: Annotated[int, doc("The game's current version: the number of events in its log.")]
+    events: Annotated[
+        list[EventOut],
+        doc("The events after `?after=`, oldest first, at most `?limit=` of them."),
+    ]
+    next_after: Annotated[
+        int,
+        doc("Pass it as `?after=` for the next page: the last version on this page, or `after`"
+            " itself when the page is empty."),
+    ]
 
 
 class StateOut(msgspec.Struct):
-    game_id: str
-    version: int
-    seat: int | None
-    view: GameView | None
+    """Your view of a game at a past version, as `GET /v1/games/{game_id}/state` returns it."""
+
+    game_id: Annotated[str, doc(_GAME_ID_DOC)]
+    version: Annotated[int, doc("The version asked for.")]
+    seat: Annotated[int | None, doc(_SEAT)]
+    view: Annotated[
+        GameView | None,
+        doc("The game at that version as you may see it; null if it was not dealt yet."),
+    ]
 
 
 # Operations.
 
 
 class Health(msgspec.Struct):
-    status: Literal["ok", "unavailable"]
-    checks: dict[str, str] = {}
+    """Liveness (`GET /v1/healthz`) or readiness (`GET /v1/readyz`, a 503 when not ready)."""
+
+    status: Annotated[
+        Literal["ok", "unavailable"], doc("`ok`, or `unavailable` when a readiness check fails.")
+    ]
+    checks: Annotated[
+        dict[str, str],
+        doc("Readiness only: each check by name (`database`; `redis` when configured), with"
+            " `ok` or why not."),
+    ] = {}
 
 
 Json = dict[str, Any]
