@@ -48,11 +48,13 @@ class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields
         BotLevel,
         doc("How the bot that takes expired decisions plays: `random` or `greedy`."),
     ] = "random"
+    # Its minimum is checked when a game is created (`create`), not here: a bound here would
+    # also apply to decoding the games already logged.
     hand_over_after: Annotated[
         int | None,
         doc(
-            "Consecutive timeouts after which the seat is handed to the bot for good; null:"
-            " never. A decision the player takes themselves starts the count again."
+            "Consecutive timeouts after which the seat is handed to the bot for good, at least"
+            " 1; null: never. A decision the player takes themselves starts the count again."
         ),
     ] = 3
 
@@ -182,6 +184,10 @@ def create(command: CreateGame, creator: str) -> GameCreated:
         raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
     if command.turn_clock is not None and command.turn_clock < 1:
         raise RuleViolation("invalid_clock", "A turn clock is at least 1 second.")
+    hand_over_after = command.timeout_policy.hand_over_after
+    if hand_over_after is not None and hand_over_after < 1:
+        raise RuleViolation("invalid_timeout_policy",
+                            "A seat is handed over after at least 1 timeout.")
     humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
     if len(set(humans)) != len(humans):
         raise RuleViolation("duplicate_player", "A player takes at most one seat.")

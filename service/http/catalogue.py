@@ -94,8 +94,8 @@ _CATALOGUE = build_catalogue()
     summary="Editions, decks and rule options",
     description=(
         "Every edition with its cards (values per edition), the presets `classic` and "
-        "`advanced_all` (shown for 4 players), and the JSON Schema of a rule set with every "
-        "option's default and description."
+        "`advanced_all` (shown for 4 players of en_2022), and the JSON Schema of a rule set "
+        "with every option's default and description."
     ),
     tags=["rules"],
     operation_class=PublicOperation,

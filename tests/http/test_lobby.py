@@ -137,6 +137,8 @@ async def test_given_a_body_of_the_wrong_types_then_400_naming_the_field_and_no_
                                                         "public_set_composition": 0}}),
         ("ruleset.players", {"ruleset": {"players": "4"}}),
         ("bots[0].level", {"ruleset": {"players": 4}, "bots": [{"level": 1}]}),
+        ("timeout_policy.hand_over_after", {"ruleset": {"players": 4},
+                                            "timeout_policy": {"hand_over_after": 0}}),
     )}
 
     for field, r in answers.items():

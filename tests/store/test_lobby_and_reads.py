@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from service.domain import GameView, RuleViolation
-from service.lobby import AddBot, BotSeat, CreateGame, LeaveSeat, Start, TakeSeat
+from service.lobby import AddBot, BotSeat, CreateGame, LeaveSeat, Start, TakeSeat, TimeoutPolicy
 from service.pipeline import Pipeline
 from service.projections import queries
 
@@ -51,6 +51,17 @@ async def test_a_lobby_fills_and_starts_only_when_full_and_by_its_creator(servic
     with pytest.raises(RuleViolation) as err:
         await p.lobby(game_id, TakeSeat(), "carol")
     assert err.value.code == "already_started"
+
+
+@pytest.mark.parametrize(("command", "code"), [
+    (CreateGame(QUICK4, turn_clock=0), "invalid_clock"),
+    (CreateGame(QUICK4, timeout_policy=TimeoutPolicy(hand_over_after=0)), "invalid_timeout_policy"),
+    (CreateGame(QUICK4, seats=(BotSeat("random"),) * 5), "too_many_seats"),
+])
+async def test_a_game_that_could_not_be_played_as_asked_is_not_created(services, command, code):
+    with pytest.raises(RuleViolation) as err:
+        await services.pipeline.create_game(command, "host")
+    assert err.value.code == code
 
 
 async def test_creating_twice_with_one_key_finds_the_same_game(services):
