@@ -6,14 +6,12 @@ import typing
 from typing import Annotated
 
 import msgspec
-import sqlalchemy as sa
 
 from .domain import Event
 from .domain.audit import audit
 from .domain.docs import doc
 from .events.chain import event_hash
 from .events.store import EventStore
-from .events.tables import events
 from .game import GENESIS_HASH
 
 _DOMAIN_EVENTS = typing.get_args(Event)
@@ -43,12 +41,7 @@ class VerifyReport(msgspec.Struct, frozen=True):
 
 
 async def verify(store: EventStore, game_id: str) -> VerifyReport:
-    cols = (events.c.version, events.c.type, events.c.schema_version, events.c.visibility,
-            events.c.command_id, events.c.actor, events.c.data, events.c.hash)
-    async with store.read() as conn:
-        rows = (await conn.execute(
-            sa.select(*cols).where(events.c.game_id == game_id).order_by(events.c.version)
-        )).all()
+    rows = await store.read_as_stored(game_id)
     if not rows:
         return VerifyReport(game_id, False, 0, 0, 0, None, "no such game")
 
@@ -61,15 +54,14 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
     for expected_version, r in enumerate(rows, start=1):
         if r.version != expected_version:
             return bad(expected_version, f"version {expected_version} is missing")
-        data = r.data.encode() if isinstance(r.data, str) else bytes(r.data)
         h = event_hash(prev, game_id, r.version, r.type, r.schema_version, r.visibility,
-                       r.command_id, r.actor, data)
+                       r.command_id, r.actor, r.data)
         if h != r.hash:
             return bad(r.version, "the hash chain breaks here: the stored event or its hash "
                                   "was changed")
         prev = r.hash
         try:
-            ev = store.codec.decode(r.type, r.schema_version, data)
+            ev = store.codec.decode(r.type, r.schema_version, r.data)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
             return bad(r.version, f"the event does not decode: {exc}")
         if isinstance(ev, _DOMAIN_EVENTS):

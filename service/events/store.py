@@ -59,6 +59,20 @@ class StoredEvent(msgspec.Struct, frozen=True, gc=False):
     hash: str
 
 
+class StoredRow(msgspec.Struct, frozen=True, gc=False):
+    """An event's row as stored: `data` undecoded."""
+
+    version: int
+    type: str
+    schema_version: int
+    visibility: str
+    command_id: str | None
+    actor: str | None
+    recorded_at: datetime
+    hash: str
+    data: bytes
+
+
 class Batch(msgspec.Struct, frozen=True, gc=False):
     """One command's events, encoded and hash-chained, not yet written."""
 
@@ -210,6 +224,20 @@ class EventStore:
         ev = self.codec.decode(r.type, r.schema_version, r.data)
         return StoredEvent(r.game_id, r.version, r.type, r.schema_version, ev, r.visibility,
                            r.command_id, r.actor, as_utc(r.recorded_at), r.hash)
+
+    async def read_as_stored(self, game_id: str) -> list[StoredRow]:
+        """A game's rows in version order, undecoded: audits need the bytes the hash chain
+        covers (decoding and encoding again could differ, after an upcast)."""
+        q = (sa.select(events.c.version, events.c.type, events.c.schema_version,
+                       events.c.visibility, events.c.command_id, events.c.actor,
+                       events.c.recorded_at, events.c.hash, events.c.data)
+             .where(events.c.game_id == game_id).order_by(events.c.version))
+        async with self.read() as conn:
+            rows = (await conn.execute(q)).all()
+        return [StoredRow(r.version, r.type, r.schema_version, r.visibility, r.command_id,
+                          r.actor, as_utc(r.recorded_at), r.hash,
+                          r.data.encode() if isinstance(r.data, str) else bytes(r.data))
+                for r in rows]
 
     async def read_events(
         self, game_id: str, after: int = 0, upto: int | None = None

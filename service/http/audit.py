@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import msgspec
@@ -41,15 +42,18 @@ class HistoryLine(msgspec.Struct):
     actor: Annotated[
         str | None, doc("Who caused it, e.g. `player:<player id>` or `bot:<level>`.")
     ]
-    recorded_at: Annotated[str, doc("When the event was stored (RFC 3339); `hash` leaves it out.")]
+    recorded_at: Annotated[datetime, doc("When the event was stored; `hash` leaves it out.")]
     hash: Annotated[
         str,
-        doc("SHA-256 (hex) over the previous event's hash and this event; `GET /verify` checks"
-            " the chain."),
+        doc("Hex SHA-256 of: the previous event's `hash` (64 zeros before the first event) as"
+            " ASCII, the compact JSON array `[game_id, version, type, schema_version,"
+            " visibility, command_id, actor]`, a newline, and `data` exactly as it appears in"
+            " this line. `GET /verify` checks the chain; so can you, from this log alone."),
     ]
     data: Annotated[
         dict,  # type: ignore[type-arg]
-        doc("The event itself, unredacted, with its `type`."),
+        doc("The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8"
+            " JSON, as they are hashed."),
     ]
 
 
@@ -76,12 +80,12 @@ class AuditController(Controller):
         if access.status != "finished" and not is_organiser:
             raise forbidden("game_not_finished",
                             "The full log is open once the game is finished.")
-        stored = await runtime.services.store.read_events(game_id)
-        lines = [
-            _encode({"version": s.version, "type": s.type, "schema_version": s.schema_version,
-                     "visibility": s.visibility, "command_id": s.command_id, "actor": s.actor,
-                     "recorded_at": s.recorded_at, "hash": s.hash, "data": s.event})
-            for s in stored
+        stored = await runtime.services.store.read_as_stored(game_id)
+        lines = [  # `data` as stored, byte for byte: what `hash` covers
+            _encode({"version": r.version, "type": r.type, "schema_version": r.schema_version,
+                     "visibility": r.visibility, "command_id": r.command_id, "actor": r.actor,
+                     "recorded_at": r.recorded_at, "hash": r.hash, "data": msgspec.Raw(r.data)})
+            for r in stored
         ]
         return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 
@@ -152,6 +153,25 @@ async def test_given_a_running_game_then_history_is_closed_to_seats_and_open_whe
     assert [x["version"] for x in lines] == list(range(1, len(lines) + 1))
     deal = next(x for x in lines if x["type"] == "round_started")
     assert deal["data"]["draw_pile"]  # unredacted
+
+
+async def test_given_the_history_alone_then_an_auditor_recomputes_every_hash(api):
+    game_id, seats = await _game(api)
+    await api.play_out(game_id, seats, random.Random(6))
+    lines = (await api.get(seats[0], f"/v1/games/{game_id}/history")).text.splitlines()
+
+    def compact(value: object) -> bytes:  # as the contract's `HistoryLine.hash` says
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+    previous = "0" * 64
+    for line in map(json.loads, lines):
+        header = [game_id, line["version"], line["type"], line["schema_version"],
+                  line["visibility"], line["command_id"], line["actor"]]
+        digest = hashlib.sha256(previous.encode() + compact(header) + b"\n"
+                                + compact(line["data"])).hexdigest()
+        assert digest == line["hash"], line["version"]
+        previous = digest
+    assert len(lines) > 50 and json.loads(lines[-1])["type"] == "game_ended"
 
 
 async def test_given_a_creator_without_a_seat_then_history_is_open_while_it_runs(api):
