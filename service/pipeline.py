@@ -239,16 +239,20 @@ class Pipeline:
                 if replay is not None:
                     return replay
                 if expected_version is not None or creating:
-                    async with self.store.read() as conn:
-                        current = await self.store.current_version(conn, game_id)
-                    raise VersionConflict(game_id, game.version, current) from None
+                    raise await self._stale(game_id, game.version) from None
                 fresh = True
                 continue
             if self.cache is not None:
                 self.cache.put(after)
             await self._after_commit(game_id, after.version, due)
             return Outcome(game_id, after.version, tuple(batch.stored))
-        raise VersionConflict(game_id, game.version, game.version + 1)
+        raise await self._stale(game_id, game.version)  # lost every race: others keep writing
+
+    async def _stale(self, game_id: str, expected: int) -> VersionConflict:
+        """The conflict, naming the version the game is at now (the 409 tells the client)."""
+        async with self.store.read() as conn:
+            current = await self.store.current_version(conn, game_id)
+        return VersionConflict(game_id, expected, current)
 
     async def _after_commit(self, game_id: str, version: int, due: dict[str, Any] | None
                             ) -> None:

@@ -20,6 +20,7 @@ from service.events.tables import events
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound, Pipeline
 from service.resign import resign
+from service.state_cache import StateCache
 
 from .scenarios import QUICK4, next_move, play, started_game
 
@@ -69,6 +70,26 @@ async def test_given_another_process_wrote_when_no_expected_version_then_retried
     outcome = await q.play(game_id, seat, command)
 
     assert outcome.events[0].version == version + 1
+
+
+async def test_given_a_race_lost_on_every_retry_then_the_conflict_names_the_version_now(
+    services,
+):
+    p = services.pipeline
+    q = Pipeline(services.store, cache=StateCache(), conflict_retries=0)  # another process
+    game_id = await started_game(p)
+    version, seat, command = await next_move(q, game_id)
+    q.cache.put(await q.load(game_id))  # q decides on this version and may not retry
+    await play(p, game_id, 2)  # p moves the game on by more than one event
+
+    try:
+        with pytest.raises(VersionConflict) as err:
+            await q.play(game_id, seat, command)
+    finally:
+        await q.close()
+
+    assert err.value.expected == version
+    assert err.value.current == len(await services.store.read_events(game_id)) > version + 1
 
 
 async def test_given_another_process_moved_the_game_on_then_a_fresh_load_folds_only_the_rest(
