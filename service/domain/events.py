@@ -44,7 +44,7 @@ class GameStarted(_Event, frozen=True, tag="game_started"):
         bytes | None,
         doc(
             "The game's secret master seed, from which every round's seed is derived."
-            " Server-only: always null in the events clients receive."
+            " Null in events pages, streams and command results; `GET /history` has it."
         ),
     ]
 
@@ -104,18 +104,18 @@ class RoundStarted(_Event, frozen=True, tag="round_started"):
         tuple[tuple[str, ...], ...],
         doc(
             "Each seat's dealt hand, by seat number: the viewer's own in full, every other"
-            " seat's as an empty list (all of them empty for a spectator)."
+            " seat's as an empty list (all of them empty for a spectator; all full in history)."
         ),
     ]
     draft_piles: Annotated[
         tuple[tuple[str, ...], ...] | None,
-        doc("The draft piles' full contents. Server-only: always null in the events clients"
-            " receive."),
+        doc("The draft piles' full contents. Null in events pages, streams and command"
+            " results; `GET /history` has them."),
     ]
     draw_pile: Annotated[
         tuple[str, ...] | None,
-        doc("The draw pile's full contents. Server-only: always null in the events clients"
-            " receive."),
+        doc("The draw pile's full contents. Null in events pages, streams and command"
+            " results; `GET /history` has them."),
     ]
 
 
@@ -295,8 +295,8 @@ class RevealedActionReturned(_Event, frozen=True, tag="revealed_action_returned"
     position: Annotated[
         int | None,
         doc(
-            "Where the card went, as an index in the pile, 0 being the top. Server-only:"
-            " always null in the events clients receive."
+            "Where the card went, as an index in the pile, 0 being the top. Null in events"
+            " pages, streams and command results; `GET /history` has it."
         ),
     ]
 
