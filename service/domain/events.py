@@ -12,7 +12,14 @@ import msgspec
 
 from .docs import doc
 from .ruleset import RuleSet
-from .state import ChallengeKind, Direction
+from .state import (
+    Challenger,
+    ContestedKind,
+    ContestedType,
+    Defender,
+    Direction,
+    TargetIndex,
+)
 
 # The plays a challenge can ask for (§8.2), shared by ChallengeOpened and ChallengeAnswered.
 _REQUIRED = (
@@ -180,25 +187,11 @@ class ChallengeOpened(_Event, frozen=True, tag="challenge_opened"):
     set, as its action (§7.3) or out of turn against a drafted set (§14.3). The defender
     answers next."""
 
-    kind: Annotated[
-        ChallengeKind,
-        doc(
-            "What is contested: stack_top, the defender's top set; stack_second, the set"
-            " second from the top (§13.6); draft, a drafted set challenged out of turn (§14.3)."
-        ),
-    ]
-    challenger: Annotated[int, doc("The seat that opened the challenge.")]
-    defender: Annotated[int, doc("The seat whose set is contested; for a draft, the drafter.")]
-    target_index: Annotated[
-        int,
-        doc(
-            "Position of the contested set in the defender's stack, 0 being the bottom;"
-            " -1 for a drafted set."
-        ),
-    ]
-    set_type: Annotated[
-        str, doc("Asset type of the contested set: assets of this type and wilds match it.")
-    ]
+    kind: ContestedKind
+    challenger: Challenger
+    defender: Defender
+    target_index: TargetIndex
+    set_type: ContestedType
     cards: Annotated[
         tuple[str, ...], doc("The opening play from the challenger's hand: its card ids (§8.3).")
     ]

@@ -51,32 +51,28 @@ class AwaitingAction(msgspec.Struct, frozen=True, gc=False, tag="action"):
     ] = 0
 
 
+# A challenge's fields, as the challenge_opened event and the pending decision both give them.
+ContestedKind = Annotated[ChallengeKind, doc(
+    "What is contested: stack_top, the defender's top set; stack_second, the set second from"
+    " the top (§13.6); draft, a drafted set challenged out of turn (§14.3).")]
+Challenger = Annotated[int, doc("The seat that opened the challenge.")]
+Defender = Annotated[int, doc("The seat whose set is contested; for a draft, the drafter.")]
+TargetIndex = Annotated[int, doc(
+    "Position of the contested set in the defender's stack, 0 being the bottom; -1 for a"
+    " drafted set.")]
+ContestedType = Annotated[str, doc(
+    "Asset type of the contested set: assets of this type and wilds match it.")]
+
+
 class AwaitingChallengeReply(msgspec.Struct, frozen=True, gc=False, tag="challenge"):
     """A challenge is running: the awaited seat must respond with the required play or concede
     (§8.4)."""
 
-    kind: Annotated[
-        ChallengeKind,
-        doc(
-            "What is contested: stack_top, the defender's top set; stack_second, the set"
-            " second from the top (§13.6); draft, a drafted set challenged out of turn (§14.3)."
-        ),
-    ]
-    challenger: Annotated[int, doc("The seat that opened the challenge.")]
-    defender: Annotated[
-        int, doc("The seat whose set is contested; for a draft, the drafter.")
-    ]
-    target_index: Annotated[
-        int,
-        doc(
-            "Position of the contested set in the defender's stack, 0 being the bottom;"
-            " -1 for a drafted set."
-        ),
-    ]
-    set_type: Annotated[
-        str,
-        doc("Asset type of the contested set: assets of this type and wilds match it."),
-    ]
+    kind: ContestedKind
+    challenger: Challenger
+    defender: Defender
+    target_index: TargetIndex
+    set_type: ContestedType
     pot: Annotated[
         tuple[Play, ...],
         doc(
