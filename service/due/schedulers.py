@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.config import Settings
+from service.config import DUE_WORK_KINDS, Settings
 from service.notify import NoScheduler, Scheduler
 from service.pipeline import Pipeline
 
@@ -26,7 +26,7 @@ def scheduler_for(settings: Settings) -> Scheduler:
                                       sweep_grace_s=settings.sweep_grace_s)
         case "none":
             return NoScheduler()
-    raise ValueError(f"unknown due_work {settings.due_work!r}: rq, in_process or none")
+    raise ValueError(f"unknown due_work {settings.due_work!r}: {', '.join(DUE_WORK_KINDS)}")
 
 
 def attach(scheduler: Scheduler, pipeline: Pipeline) -> None:

@@ -59,6 +59,18 @@ class StoredEvent(msgspec.Struct, frozen=True, gc=False):
     hash: str
 
 
+def _log_query(game_id: str, after: int = 0, upto: int | None = None) -> sa.Select[Any]:
+    """A game's events after version `after` (up to `upto`), in order, as stored."""
+    q = (
+        sa.select(events.c.game_id, events.c.version, events.c.type, events.c.schema_version,
+                  events.c.data, events.c.visibility, events.c.command_id, events.c.actor,
+                  events.c.recorded_at, events.c.hash)
+        .where(events.c.game_id == game_id, events.c.version > after)
+        .order_by(events.c.version)
+    )
+    return q if upto is None else q.where(events.c.version <= upto)
+
+
 class StoredRow(msgspec.Struct, frozen=True, gc=False):
     """An event's row as stored: `data` undecoded."""
 
@@ -209,16 +221,8 @@ class EventStore:
     async def load(
         self, conn: AsyncConnection, game_id: str, after: int = 0, upto: int | None = None
     ) -> list[StoredEvent]:
-        q = (
-            sa.select(events.c.game_id, events.c.version, events.c.type, events.c.schema_version,
-                      events.c.data, events.c.visibility, events.c.command_id, events.c.actor,
-                      events.c.recorded_at, events.c.hash)
-            .where(events.c.game_id == game_id, events.c.version > after)
-            .order_by(events.c.version)
-        )
-        if upto is not None:
-            q = q.where(events.c.version <= upto)
-        return [self.decode_row(r) for r in (await conn.execute(q)).all()]
+        rows = (await conn.execute(_log_query(game_id, after, upto))).all()
+        return [self.decode_row(r) for r in rows]
 
     def decode_row(self, r: Any) -> StoredEvent:
         ev = self.codec.decode(r.type, r.schema_version, r.data)
@@ -228,12 +232,8 @@ class EventStore:
     async def read_as_stored(self, game_id: str) -> list[StoredRow]:
         """A game's rows in version order, undecoded: audits need the bytes the hash chain
         covers (decoding and encoding again could differ, after an upcast)."""
-        q = (sa.select(events.c.version, events.c.type, events.c.schema_version,
-                       events.c.visibility, events.c.command_id, events.c.actor,
-                       events.c.recorded_at, events.c.hash, events.c.data)
-             .where(events.c.game_id == game_id).order_by(events.c.version))
         async with self.read() as conn:
-            rows = (await conn.execute(q)).all()
+            rows = (await conn.execute(_log_query(game_id))).all()
         return [StoredRow(r.version, r.type, r.schema_version, r.visibility, r.command_id,
                           r.actor, as_utc(r.recorded_at), r.hash,
                           r.data.encode() if isinstance(r.data, str) else bytes(r.data))

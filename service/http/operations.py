@@ -43,8 +43,8 @@ class PublicOptionalBodyOperation(_Restated):
 
 
 class DocumentedStructSchemaPlugin(StructSchemaPlugin):
-    """Two things Litestar's own plugin for msgspec Structs leaves out, restated (registered
-    ahead of it, so it sees every Struct):
+    """What Litestar's own plugin for msgspec Structs leaves out, restated (registered ahead
+    of it, so it sees every Struct):
     - a Struct's docstring is its schema's description, as in msgspec's own JSON Schema;
     - a Struct that refuses unknown fields (400) says so (`additionalProperties: false`), or
       generated clients would think any extra field welcome;
