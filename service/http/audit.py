@@ -13,7 +13,11 @@ from litestar.params import Parameter
 from service.audit import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.domain.docs import doc
+from service.events.codec import EventCodec
+from service.events.store import StoredRow
 from service.game import Game, advance, apply_all
+from service.lobby import SeatResigned
+from service.timeouts import SeatHandedToBot
 
 from .context import Authed, authenticate, game_access, runtime_of
 from .problems import Problem, forbidden, problem_responses
@@ -57,6 +61,25 @@ class HistoryLine(msgspec.Struct):
     ]
 
 
+def _not_finished() -> Problem:
+    return forbidden("game_not_finished", "The full log is open once the game is finished.")
+
+
+_SEAT_GIVEN_UP = (SeatResigned, SeatHandedToBot)
+_SEAT_GIVEN_UP_TYPES = frozenset(c.__struct_config__.tag for c in _SEAT_GIVEN_UP)
+
+
+def _gave_up_a_seat(player_id: str, stored: list[StoredRow], codec: EventCodec) -> bool:
+    """Whether the player held a seat once the cards were dealt and has lost it since: after
+    the start a seat changes hands only by resigning or a hand-over, each naming its player."""
+    for row in stored:
+        if row.type in _SEAT_GIVEN_UP_TYPES:
+            event = codec.decode(row.type, row.schema_version, row.data)
+            if isinstance(event, _SEAT_GIVEN_UP) and event.player_id == player_id:
+                return True
+    return False
+
+
 class AuditController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["audit"]
@@ -64,7 +87,8 @@ class AuditController(Controller):
 
     @get("/history", operation_id="getHistory", summary="The whole unredacted log as NDJSON",
          description="For a finished game (anyone who may watch it), or for its creator when "
-         "the creator holds no seat (a seated creator would see the other hands).",
+         "the creator held no seat when the cards were dealt (a creator who played would see "
+         "the other hands, also after resigning).",
          media_type="application/x-ndjson",
          responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
                                       media_type="application/x-ndjson",
@@ -72,15 +96,17 @@ class AuditController(Controller):
                     **problem_responses(400, 401, 403, 404, 429)})
     async def history(self, request: Authed, game_id: GameId) -> Response[bytes]:
         runtime, player = runtime_of(request), request.user
-        async with runtime.services.store.read() as conn:
+        store = runtime.services.store
+        async with store.read() as conn:
             access = await game_access(conn, game_id)
         access.viewer(player)
-        is_organiser = (player.player_id == access.creator
-                        and access.seat_of(player.player_id) is None)
-        if access.status != "finished" and not is_organiser:
-            raise forbidden("game_not_finished",
-                            "The full log is open once the game is finished.")
-        stored = await runtime.services.store.read_as_stored(game_id)
+        running = access.status != "finished"
+        if running and (player.player_id != access.creator
+                        or access.seat_of(player.player_id) is not None):
+            raise _not_finished()
+        stored = await store.read_as_stored(game_id)
+        if running and _gave_up_a_seat(player.player_id, stored, store.codec):
+            raise _not_finished()  # it saw its hand, and may relay what the log shows
         lines = [  # `data` as stored, byte for byte: what `hash` covers
             _encode({"version": r.version, "type": r.type, "schema_version": r.schema_version,
                      "visibility": r.visibility, "command_id": r.command_id, "actor": r.actor,

@@ -187,6 +187,31 @@ async def test_given_a_creator_without_a_seat_then_history_is_open_while_it_runs
     assert history.status_code == 200 and "round_started" in history.text
 
 
+async def test_given_a_creator_who_played_and_resigned_then_history_stays_closed(api):
+    # Resigned, the creator holds no seat, but it saw its hand and could relay the other
+    # hands the log shows to a player still seated.
+    host, bob, carol = await api.player(), await api.player(), await api.player()
+    game_id = await api.game(host, [bob, carol])
+    resigned = await api.post(host, f"/v1/games/{game_id}/resign")
+
+    history = await api.get(host, f"/v1/games/{game_id}/history")
+
+    assert resigned.status_code == 200, resigned.text
+    assert history.status_code == 403 and history.json()["code"] == "game_not_finished"
+
+
+async def test_given_a_creator_who_left_before_the_deal_then_history_is_open(api):
+    host, bob, carol = await api.player(), await api.player(), await api.player()
+    game_id = await api.game(host, [bob], start=False, ruleset={"players": 2})
+    await api.post(host, f"/v1/games/{game_id}/leave")
+    await api.post(carol, f"/v1/games/{game_id}/seats")
+    await api.post(host, f"/v1/games/{game_id}/start")
+
+    history = await api.get(host, f"/v1/games/{game_id}/history")
+
+    assert history.status_code == 200 and "round_started" in history.text
+
+
 async def test_given_an_earlier_version_then_state_shows_my_view_as_it_was(api):
     game_id, seats = await _game(api, played=3)
     now = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
