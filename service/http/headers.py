@@ -26,6 +26,7 @@ from .problems import header, malformed
 class RawHeader:
     name: str  # as sent and documented
     max_length: int
+    min_length: int = 0
     pattern: str | None = None
     description: str | None = None
     raw_name: bytes = field(init=False)  # as ASGI gives it
@@ -41,6 +42,9 @@ class RawHeader:
         if value is None:
             return None
         # Litestar's messages (msgspec's), word for word.
+        if len(value) < self.min_length:
+            raise malformed(request, "header", self.key,
+                            f"Expected `str` of length >= {self.min_length}")
         if len(value) > self.max_length:
             raise malformed(request, "header", self.key,
                             f"Expected `str` of length <= {self.max_length}")
@@ -54,7 +58,8 @@ class RawHeader:
             name=self.name, param_in=ParamType.HEADER, required=False,
             description=self.description,
             schema=Schema(type=OpenAPIType.STRING, description=self.description,
-                          max_length=self.max_length, pattern=self.pattern))
+                          min_length=self.min_length or None, max_length=self.max_length,
+                          pattern=self.pattern))
 
 
 @dataclass
@@ -73,5 +78,5 @@ class RawHeadersOperation(Operation):
 
 
 IDEMPOTENCY_KEY = RawHeader(
-    "Idempotency-Key", max_length=128,
+    "Idempotency-Key", min_length=1, max_length=128,
     description="Send the same key again to get the first result instead of acting twice.")

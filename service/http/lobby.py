@@ -39,7 +39,8 @@ from .schemas import (
 )
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
-    name=IDEMPOTENCY_KEY.name, required=False, max_length=IDEMPOTENCY_KEY.max_length,
+    name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,
+    max_length=IDEMPOTENCY_KEY.max_length,
     schema_extra=HEADER_SCHEMA, description=IDEMPOTENCY_KEY.description,
 )]
 

@@ -181,6 +181,12 @@ def _from_http(exc: HTTPException) -> Problem:
     detail = exc.detail or code.replace("_", " ")
     if status == 400 and errors is None and isinstance(exc.extra, dict):
         errors = [exc.extra]
+    if errors:
+        # To name the failing fields Litestar validates each again, and reports one that was
+        # not sent (never an error: it has a default, such as an optional body) as the
+        # KeyError `'<name>'`.
+        errors = [e for e in errors if not (isinstance(e, dict)
+                                            and e.get("message") == f"'{e.get('key')}'")]
     return Problem(status, code, detail, headers=headers or None, errors=errors)
 
 

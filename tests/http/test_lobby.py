@@ -189,6 +189,22 @@ async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api
     assert first.json()["game_id"] == second.json()["game_id"]
 
 
+async def test_given_an_empty_idempotency_key_then_400_and_nothing_done(api):
+    alice, bob = await api.player(), await api.player()
+    game_id = await api.game(alice, [], start=False, ruleset={"players": 2})
+
+    create = await api.post(alice, "/v1/games", {"ruleset": {"players": 2}},
+                            headers={"Idempotency-Key": ""})
+    join = await api.post(bob, f"/v1/games/{game_id}/seats", headers={"Idempotency-Key": ""})
+    view = await api.get(alice, f"/v1/games/{game_id}")
+
+    for r in (create, join):  # the one error: not also the optional body, which was not sent
+        assert r.status_code == 400, r.text
+        assert r.json()["errors"] == [{"message": "Expected `str` of length >= 1",
+                                       "key": "idempotency_key", "source": "header"}]
+    assert view.json()["summary"]["seats"][1] is None
+
+
 async def test_given_the_creator_when_they_add_bots_then_the_seats_fill_and_it_starts(api):
     alice = await api.player()
     game_id = await api.game(alice, [], start=False, ruleset={"players": 3})

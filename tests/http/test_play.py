@@ -417,6 +417,9 @@ async def test_given_malformed_command_headers_then_400_naming_the_header(api):
     answers = {bad: await api.post(me, url, command, headers={name: value})
                for bad, (name, value) in {
                    "key": ("Idempotency-Key", "k" * 129),
+                   # A client that sends the header empty when it has no key would else meet
+                   # its own first command's outcome on the second.
+                   "empty key": ("Idempotency-Key", ""),
                    "tag": ("If-Match", "yesterday"),
                    "long tag": ("If-Match", '"' + "1" * 40 + '"'),
                }.items()}
@@ -426,6 +429,9 @@ async def test_given_malformed_command_headers_then_400_naming_the_header(api):
     assert errors == {
         "key": (400, "malformed_request", [{"message": "Expected `str` of length <= 128",
                                             "key": "idempotency_key", "source": "header"}]),
+        "empty key": (400, "malformed_request", [{"message": "Expected `str` of length >= 1",
+                                                  "key": "idempotency_key",
+                                                  "source": "header"}]),
         "tag": (400, "malformed_request", [{"message": f"Expected `str` matching regex "
                                                        f"'{pattern}'",
                                             "key": "if_match", "source": "header"}]),
