@@ -20,7 +20,7 @@ import msgspec
 from msgspec.structs import replace
 
 from .commit import Committer
-from .domain import RuleViolation, StartGame, execute
+from .domain import RuleViolation, StartGame, execute, preview
 from .domain.commands import SeatCommand
 from .events.codec import AnyEvent
 from .events.log_tail import LogTail
@@ -52,6 +52,7 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
     events: tuple[StoredEvent, ...]
     replayed: bool = False  # a repeated command id: the first outcome, nothing appended
     committed: bool = True  # False for a dry run
+    partial: bool = False  # a dry run that stopped before a step hidden from its seat
 
 
 class Pipeline:
@@ -136,18 +137,28 @@ class Pipeline:
     ) -> Outcome:
         """`player_id`: the player the seat must still belong to, checked on the state the
         command is decided on (a retry's fresh state included): another process may have
-        handed the seat to a bot since the caller looked."""
+        handed the seat to a bot since the caller looked.
+
+        `dry_run`: decide without committing, and only as far as the seat may see
+        (`domain.preview`): a dry run must not become a peek at other hands or hidden piles."""
+        partial = False
+
         def decide(game: Game) -> tuple[list[AnyEvent], Game]:
+            nonlocal partial
             if game.status == "lobby" or game.state is None:
                 raise RuleViolation("not_started", "The game has not started.")
             if player_id is not None and not game.held_by(seat, player_id):
                 raise RuleViolation("not_seated", "The seat is no longer yours.")
+            if dry_run:
+                shown, partial = preview(game.state, command, seat)
+                return list(shown), game
             events, state = execute(game.state, command, seat)
             return list(events), replace(game, state=state)
 
         body = self.store.codec.encode_any(command) + f"\0{seat}".encode()
-        return await self._run(game_id, decide, body, actor or f"seat:{seat}", command_id,
-                               expected_version, dry_run=dry_run)
+        outcome = await self._run(game_id, decide, body, actor or f"seat:{seat}", command_id,
+                                  expected_version, dry_run=dry_run)
+        return replace(outcome, partial=True) if partial and not outcome.committed else outcome
 
     async def take(
         self,

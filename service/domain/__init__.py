@@ -7,7 +7,7 @@ paths by which hidden cards leave this package.
 
 from .cards import Edition
 from .commands import Command, SeatCommand, StartGame
-from .decide import decide, execute
+from .decide import decide, execute, preview
 from .errors import RuleViolation
 from .events import Event
 from .evolve import evolve, fold
@@ -36,6 +36,7 @@ __all__ = [
     "new_game",
     "player_view",
     "preset",
+    "preview",
     "redact",
     "spectator_view",
     "visibility",

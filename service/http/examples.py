@@ -74,7 +74,7 @@ def _play_examples() -> dict[str, dict[str, Any]]:
                         player_view(state, seat)),
         "legal": LegalCommands(_GAME_ID, version, seat, legal),
         "command": CommandResult(_GAME_ID, version + len(events), seen(version + 1, events),
-                                 replayed=False, committed=True),
+                                 replayed=False, committed=True, partial=False),
         "events": EventPage(_GAME_ID, version + len(events),
                             seen(_LOBBY_EVENTS + 1, deal), next_after=version),
     }

@@ -219,7 +219,8 @@ class PlayController(Controller):
         data: Annotated[SeatCommand, Body(examples=examples.COMMAND)],
         dry_run: Annotated[bool, Parameter(
             description="Decide the command and answer what it would cause, without "
-                        "committing it.")] = False,
+                        "committing it, as far as it follows from what you can see (see "
+                        "`partial` in the answer).")] = False,
     ) -> Response[CommandResult]:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline
@@ -242,10 +243,11 @@ class PlayController(Controller):
                     raise not_your_decision(awaiting) from None
             raise rule_violation(exc, _commands_json(_legal(game, seat))) from None
         # A dry run must not become a peek at the draw pile: uncommitted draws (and deals) are
-        # shown as their public shadow, as a spectator would see them.
+        # shown as their public shadow, as a spectator would see them. (What depends on other
+        # hidden cards it does not show at all: `domain.preview`.)
         viewer = seat if outcome.committed else None
         events = [EventOut(s.version, redacted_for(s, viewer)) for s in outcome.events]
         # Encoded here: Litestar's encoding of a returned Struct costs more (2.6 µs).
         body = _encode(CommandResult(game_id, outcome.version, events, outcome.replayed,
-                                     outcome.committed))
+                                     outcome.committed, outcome.partial))
         return Response(content=body, media_type="application/json")  # type: ignore[arg-type]

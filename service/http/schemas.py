@@ -236,12 +236,14 @@ class CommandResult(msgspec.Struct):
 
     game_id: Annotated[str, doc(_GAME_ID_DOC)]
     version: Annotated[
-        int, doc("The game's version after the command (for a dry run, the one it would reach).")
+        int,
+        doc("The game's version after the command (for a dry run, the one its shown events"
+            " would reach)."),
     ]
     events: Annotated[
         list[EventOut],
         doc("The events the command caused, as you may see them; a dry run's as a spectator"
-            " would."),
+            " would, and only as far as `partial` says."),
     ]
     replayed: Annotated[
         bool,
@@ -249,6 +251,13 @@ class CommandResult(msgspec.Struct):
             " the first request's result, and nothing new happened."),
     ]
     committed: Annotated[bool, doc("Whether the events were stored: false for `?dry_run=true`.")]
+    partial: Annotated[
+        bool,
+        doc("True for a dry run that stops short: the game would go on by itself from there in"
+            " a way that depends on cards hidden from you (whether another seat holds an"
+            " answer, a face-down pile card, a round's end), so those events are left out, and"
+            " so is whether they would happen. False otherwise."),
+    ]
 
 
 class EventPage(msgspec.Struct):

@@ -104,6 +104,31 @@ async def test_given_dry_run_then_events_come_back_and_nothing_is_committed(api)
     assert after["version"] == view["version"]
 
 
+async def test_given_a_dry_run_of_a_challenge_then_it_stops_before_the_defenders_answer(api):
+    # Whether the defender answers or concedes at once depends on its hand: a dry run that
+    # showed the automatic concession would tell the challenger what that hand lacks.
+    game_id, seats = await _two_player_game(api)
+    rng = random.Random(3)
+    path = f"/v1/games/{game_id}/commands"
+    for _ in range(400):
+        view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+        me = seats[view["awaiting"][0]]
+        legal = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"]
+        challenges = [c for c in legal if c["type"] == "challenge"]
+        if challenges:
+            break
+        assert (await api.post(me, path, rng.choice(legal))).status_code == 200
+    else:
+        raise AssertionError("no challenge came up")
+
+    dry = (await api.post(me, path, challenges[0], params={"dry_run": "true"})).json()
+    real = (await api.post(me, path, challenges[0])).json()
+
+    assert [e["event"]["type"] for e in dry["events"]] == ["challenge_opened"]
+    assert dry["partial"] is True and dry["version"] == view["version"] + 1
+    assert real["partial"] is False and real["events"][0] == dry["events"][0]
+
+
 async def test_given_an_idempotency_key_when_a_command_is_retried_then_the_first_result(api):
     game_id, seats = await _two_player_game(api)
     view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
