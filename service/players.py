@@ -56,7 +56,13 @@ class PlayerDirectory:
                 player_id=player.player_id, name=name, key_sha256=key_digest(api_key),
                 created_at=player.created_at,
             ))
+        self._remember(api_key, player)
         return player, api_key
+
+    def known(self, api_key: str) -> Player | None:
+        """The player of a key this process has seen (created or authenticated), without
+        asking the database: None may still be a valid key."""
+        return self._by_key.get(api_key)
 
     async def by_key(self, api_key: str) -> Player | None:
         # Hashing every request's key costs more than the rest of a cached view: remember the
@@ -74,6 +80,9 @@ class PlayerDirectory:
             return None
         at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         player = Player(row.player_id, row.name, at)
+        self._remember(api_key, player)
+        return player
+
+    def _remember(self, api_key: str, player: Player) -> None:
         if len(self._by_key) < self._cache_size:
             self._by_key[api_key] = player
-        return player

@@ -7,7 +7,6 @@ spectator's, or nothing (403) for a private game they have no part in.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -168,9 +167,13 @@ def _bearer(request: Request[Any, Any, Any]) -> str | None:
 
 
 def rate_limit_identity(request: Request[Any, Any, Any]) -> str:
-    """Limits count per API key (its hash: keys never sit in memory longer than a request)."""
+    """Limits count per player once its key is known to be one: this process created it or
+    has seen it authenticate (the limiter runs before authentication, and cannot wait for the
+    database). Every other request counts against its client address, so a made-up key buys
+    no fresh quota."""
     token = _bearer(request)
-    if token:
-        return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+    player = runtime_of(request).players.known(token) if token else None
+    if player is not None:
+        return "player:" + player.player_id
     client = request.client
     return "addr:" + (client.host if client else "unknown")

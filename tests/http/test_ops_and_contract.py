@@ -247,6 +247,22 @@ async def test_given_a_key_over_its_limit_then_429_with_retry_after_and_others_u
     assert other.status_code == 200
 
 
+async def test_given_made_up_keys_then_they_count_against_the_address(limited):
+    # Counted per key, each made-up key bought a fresh quota: unlimited 401s (each a database
+    # lookup), and unlimited new players once the address was over its limit.
+    async with httpx.AsyncClient(base_url=limited.url) as http:
+        mine = (await http.post("/v1/players")).json()["api_key"]
+        made_up = [await http.get("/v1/players/me", headers={"Authorization": f"Bearer x{n}"})
+                   for n in range(4)]
+        create = await http.post("/v1/players", headers={"Authorization": "Bearer x9"})
+        me = await http.get("/v1/players/me", headers={"Authorization": f"Bearer {mine}"})
+
+    assert [r.status_code for r in made_up] == [401] * 4
+    assert made_up[-1].headers["ratelimit-remaining"] == "0"
+    assert create.status_code == 429 and create.json()["code"] == "rate_limited"
+    assert me.status_code == 200 and me.headers["ratelimit-remaining"] == "4"  # its own
+
+
 @pytest.fixture
 def with_redis(tmp_path, request):
     url = f"sqlite+aiosqlite:///{tmp_path / 'redis.sqlite3'}"
