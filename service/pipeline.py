@@ -188,6 +188,16 @@ class Pipeline:
             raise GameNotFound(game_id)
         return self.catch_up(Game(game_id, created_at=stored[0].recorded_at), stored)
 
+    async def at_version(self, game_id: str, version: int) -> Game:
+        """The game as it stood at `version`, folded from the log (not cached): an audit's
+        replay, or what a repeated command's first request answered."""
+        stored = await self.store.read_events(game_id, 0, version)
+        if not stored:
+            raise GameNotFound(game_id)
+        game = apply_all(Game(game_id, created_at=stored[0].recorded_at),
+                         (s.event for s in stored))
+        return advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
+
     def catch_up(self, game: Game, newer: Sequence[StoredEvent]) -> Game:
         """`game` with the log's events after its version folded in (cached)."""
         if not newer:

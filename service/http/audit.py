@@ -15,7 +15,6 @@ from service.domain import player_view, spectator_view
 from service.domain.docs import doc
 from service.events.codec import EventCodec
 from service.events.store import StoredRow
-from service.game import Game, advance, apply_all
 from service.lobby import SeatResigned
 from service.timeouts import SeatHandedToBot
 
@@ -129,9 +128,7 @@ class AuditController(Controller):
         if version > access.version:
             raise Problem(404, "version_not_found",
                           f"The game is at version {access.version}.")
-        stored = await runtime.services.store.read_events(game_id, 0, version)
-        game = apply_all(Game(game_id), (s.event for s in stored))
-        game = advance(game, version, stored[-1].hash, stored[-1].recorded_at)
+        game = await runtime.services.pipeline.at_version(game_id, version)
         view = None
         if game.status != "lobby" and game.state is not None:
             view = spectator_view(game.state) if seat is None else player_view(game.state, seat)

@@ -15,10 +15,12 @@ from litestar.params import Body, HeaderParameter, Parameter
 from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
 from service.events.tables import SPECTATOR, game_views, games
+from service.game import Game
 from service.lobby import AddBot, BotSeat, CreateGame, HumanSeat, LeaveSeat, Start, TakeSeat
 from service.lobby import Controller as Seat
 from service.pipeline import Outcome
 from service.players import Player
+from service.projections.rows import deadline
 from service.resign import resign
 
 from . import examples
@@ -66,6 +68,20 @@ def summary(access: GameAccess) -> GameSummary:
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
         turn_clock=r.turn_clock, version=r.version, awaiting=_ints.decode(r.pending_seats),
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
+    )
+
+
+def game_summary(game: Game) -> GameSummary:
+    """The summary of a folded game: what `summary` reads from its games row."""
+    lobby, state = game.lobby, game.state
+    assert lobby is not None and state is not None and game.created_at is not None
+    pending = game.pending_seat()
+    return GameSummary(
+        game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
+        ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
+        turn_clock=lobby.turn_clock, version=game.version,
+        awaiting=[pending[0]] if pending else [], deadline=deadline(game),
+        created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )
 
 
@@ -126,7 +142,7 @@ class GamesController(Controller):
                              data.timeout_policy, data.public)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
-        return await self._summary(runtime, outcome.game_id)
+        return await self._answer(runtime, outcome)
 
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
          responses=problem_responses(400, 401, 429))
@@ -194,8 +210,7 @@ class GamesController(Controller):
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         seat = data.seat if data else None
-        await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
-        return await self._summary(runtime, game_id)
+        return await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
 
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
@@ -204,9 +219,8 @@ class GamesController(Controller):
                       idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         body = data or AddBotBody()
-        await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,
-                          idempotency_key)
-        return await self._summary(runtime, game_id)
+        return await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,
+                                 idempotency_key)
 
     @post("/{game_id:str}/start", operation_id="startGame",
           summary="Deal (creator only; every seat taken)", status_code=200,
@@ -214,16 +228,14 @@ class GamesController(Controller):
     async def start(self, request: Authed, game_id: GameId,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
-        await self._lobby(runtime, game_id, Start(), player, idempotency_key)
-        return await self._summary(runtime, game_id)
+        return await self._lobby(runtime, game_id, Start(), player, idempotency_key)
 
     @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up your seat before "
           "the start", status_code=200, responses=WRITE_PROBLEMS)
     async def leave(self, request: Authed, game_id: GameId,
                     idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
-        await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
-        return await self._summary(runtime, game_id)
+        return await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
 
     @post("/{game_id:str}/resign", operation_id="resignGame",
           summary="Resign a running game: a bot plays your seat to the end", status_code=200,
@@ -233,18 +245,26 @@ class GamesController(Controller):
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             (await game_access(conn, game_id)).seat(player)
-        await resign(runtime.services.pipeline, game_id, player.player_id,
-                     command_id_of(player, idempotency_key))
-        return await self._summary(runtime, game_id)
+        return await self._answer(runtime, await resign(
+            runtime.services.pipeline, game_id, player.player_id,
+            command_id_of(player, idempotency_key)))
 
     async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
-                     LeaveSeat, player: Player, key: str | None) -> Outcome:
+                     LeaveSeat, player: Player, key: str | None) -> GameSummary:
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         if not isinstance(command, TakeSeat):  # a private game's id is its invitation
             access.viewer(player)
-        return await runtime.services.pipeline.lobby(game_id, command, player.player_id,
-                                                     command_id_of(player, key))
+        return await self._answer(runtime, await runtime.services.pipeline.lobby(
+            game_id, command, player.player_id, command_id_of(player, key)))
+
+    async def _answer(self, runtime: Runtime, outcome: Outcome) -> GameSummary:
+        """The game after the command; for a repeated Idempotency-Key, as the first request
+        left it (its first result), not as it is now."""
+        if outcome.replayed:
+            return game_summary(
+                await runtime.services.pipeline.at_version(outcome.game_id, outcome.version))
+        return await self._summary(runtime, outcome.game_id)
 
     async def _summary(self, runtime: Runtime, game_id: str) -> GameSummary:
         async with runtime.services.store.read() as conn:
