@@ -156,9 +156,15 @@ def not_your_decision(awaiting: tuple[int, ...]) -> Problem:
                    f"The game waits for seat(s) {list(awaiting)}, not yours.")
 
 
+# Refusals about who the caller is, not about the game's rules: 403 with the code as the
+# routes that check them before the pipeline answer (a race past those checks, or a route that
+# leaves the check to the lobby, must not answer differently).
+_FORBIDDEN_RULES = frozenset({"not_creator", "not_seated"})
+
+
 def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None) -> Problem:
-    if exc.code == "not_creator":
-        return forbidden("not_creator", exc.message)
+    if exc.code in _FORBIDDEN_RULES:
+        return forbidden(exc.code, exc.message)
     return Problem(422, "rule_violation", exc.message, rule=exc.code,
                    legal_commands=legal if legal is not None else [])
 

@@ -84,6 +84,15 @@ async def test_given_a_running_game_when_a_player_resigns_then_a_bot_takes_the_s
     assert leave.status_code == 422 and leave.json()["rule"] == "already_started"
 
 
+async def test_given_no_seat_when_leaving_then_403_not_seated_as_on_every_route(api):
+    alice, bob = await api.player(), await api.player()
+    game_id = await api.game(alice, [], start=False, ruleset={"players": 2})
+
+    r = await api.post(bob, f"/v1/games/{game_id}/leave")
+
+    assert r.status_code == 403 and r.json()["code"] == "not_seated"
+
+
 async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_pages(api):
     alice = await api.player()
     ids = [await api.game(alice, [], start=False, ruleset={"players": 6, "edition":
