@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get
+from litestar.datastructures.headers import Accept, MediaTypeHeader
 from litestar.openapi.spec import (
     OpenAPIMediaType,
     OpenAPIResponse,
@@ -30,7 +30,6 @@ from .problems import problem_responses
 from .schemas import HEADER_SCHEMA, VERSION_DIGITS, EventOut, EventPage, GameId, version_query
 
 _encode = msgspec.json.Encoder().encode
-_VERSION = re.compile(VERSION_DIGITS)
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 # A heartbeat is a comment alone: Litestar's message defaults to an empty `data:` line, which
@@ -57,6 +56,25 @@ class EventsOperation(Operation):
                 example=_STREAM_EXAMPLE)
 
 
+_JSON, _STREAM = MediaTypeHeader("application/json"), MediaTypeHeader("text/event-stream")
+
+
+def _prefers_stream(accept: str | None) -> bool:
+    """Whether `Accept` ranks the event stream above JSON: q-values honoured (`q=0` refuses a
+    type), ties to the type named first, and JSON for `*/*` or a header naming neither."""
+    if not accept or "text/" not in accept:  # names neither the stream nor text/*
+        return False
+    for entry in Accept(accept):  # best first
+        media = MediaTypeHeader(entry)
+        if media.priority[0] <= 0:
+            continue
+        if media.match(_JSON):
+            return False
+        if media.match(_STREAM):
+            return True
+    return False
+
+
 class FollowController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["follow"]
@@ -79,7 +97,8 @@ class FollowController(Controller):
         limit: Annotated[int, Parameter(
             ge=1, le=500, description="At most this many events (JSON pages only).")] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(
-            name="Last-Event-ID", required=False, max_length=16, schema_extra=HEADER_SCHEMA,
+            name="Last-Event-ID", required=False, max_length=9, pattern=f"^{VERSION_DIGITS}$",
+            schema_extra=HEADER_SCHEMA,
             description="Event stream only: the last `id` received. The stream resumes after "
                         "it; it takes precedence over `after`.")] = None,
     ) -> Response[EventPage]:
@@ -87,10 +106,8 @@ class FollowController(Controller):
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)
-        if "text/event-stream" in request.headers.get("accept", ""):
-            # ASCII digits only: headers arrive as Latin-1, where str.isdigit also takes "²".
-            resumed = _VERSION.fullmatch(last_event_id or "")
-            start = int(resumed[0]) if resumed else after
+        if _prefers_stream(request.headers.get("accept")):
+            start = after if last_event_id is None else int(last_event_id)
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, game_id, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

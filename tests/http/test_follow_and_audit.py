@@ -108,14 +108,40 @@ async def test_given_last_event_id_then_the_stream_resumes_after_it(api):
     assert [g["id"] for g in got if "id" in g] == [current - 1, current]
 
 
-async def test_given_a_last_event_id_that_is_no_version_then_the_stream_starts_at_after(api):
+async def test_given_a_last_event_id_that_is_no_version_then_400(api):
+    # The stream's ids are versions, and EventSource sends back the last one it received:
+    # anything else is a client's mistake, which resuming from the start would hide.
     game_id, seats = await _game(api, played=2)
-    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+    url = f"/v1/games/{game_id}/events"
 
-    for last_id in (b"\xb2", b"soon"):  # "²" in Latin-1: a digit to str.isdigit, not to int
-        got = await _sse(api.http, f"/v1/games/{game_id}/events?after={current - 1}",
-                         {**seats[1].auth, "Last-Event-ID": last_id}, 1)
-        assert [g["id"] for g in got if "id" in g] == [current]
+    answers = [await api.get(seats[1], url, headers={"Accept": "text/event-stream",
+                                                     "Last-Event-ID": last_id})
+               for last_id in (b"\xb2", b"soon", b"-1", b"1e3", b"9" * 10)]
+
+    for r in answers:  # "\xb2" is "²" in Latin-1: a digit to str.isdigit, not to int
+        assert r.status_code == 400, r.text
+        assert [e["key"] for e in r.json()["errors"]] == ["last_event_id"]
+
+
+async def test_given_accept_with_q_values_then_the_stream_only_when_ranked_above_json(api):
+    game_id, seats = await _game(api)
+    url = f"/v1/games/{game_id}/events"
+    chosen = {}
+    for accept in ("text/event-stream", "text/event-stream;q=0", "*/*",
+                   "application/json;q=0.9, text/event-stream;q=0.1",
+                   "text/event-stream, application/json", "text/*, application/json;q=0.5"):
+        async with api.http.stream("GET", url, headers={**seats[0].auth,
+                                                        "Accept": accept}) as r:
+            chosen[accept] = r.headers["content-type"].split(";")[0]
+
+    assert chosen == {
+        "text/event-stream": "text/event-stream",
+        "text/event-stream;q=0": "application/json",
+        "*/*": "application/json",
+        "application/json;q=0.9, text/event-stream;q=0.1": "application/json",
+        "text/event-stream, application/json": "text/event-stream",
+        "text/*, application/json;q=0.5": "text/event-stream",
+    }
 
 
 async def test_given_an_idle_stream_then_heartbeats_arrive_as_comments_only(api):
