@@ -39,7 +39,7 @@ from .operations import DocumentedStructSchemaPlugin
 from .ops import healthz, metrics, readyz
 from .play import PlayController
 from .players import PlayersController
-from .problems import EXCEPTION_HANDLERS, BodyRequest
+from .problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
 from .rate_limit import CountingRateLimitConfig
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
@@ -82,9 +82,10 @@ class Api(Litestar):
     - HEAD for every GET route (RFC 9110 §9.3.2: a general-purpose server must support it;
       uptime monitors probe with it): the GET's status and headers, no body. Litestar itself
       answers HEAD with 405 unless a route declares a bodiless HEAD handler.
-    - An `Allow` header (on OPTIONS and on 405) that names every method of the path, HEAD
-      included: Litestar's OPTIONS answer names only the methods of the first handler
-      registered at the path (`GET /v1/games` was missing beside `POST`).
+    - An `Allow` header (on OPTIONS and, through `problems.allow_header`, on 405) that names
+      every method of the path, HEAD included: Litestar's OPTIONS answer names only the
+      methods of the first handler registered at the path (`GET /v1/games` was missing beside
+      `POST`).
     - CORS only for requests that carry an `Origin` (browsers' requests).
     """
 
@@ -111,8 +112,10 @@ class Api(Litestar):
             await super().__call__(scope, receive, send)
         elif method == "HEAD":
             await self._head(scope, receive, send)
-        else:
+        elif method == "OPTIONS":
             await super().__call__(scope, receive, self._allowing(scope, send))
+        else:
+            await super().__call__(scope, receive, send)
 
     async def _head(self, scope: Any, receive: Any, send: Any) -> None:
         async def headers_only(message: Message) -> None:
@@ -135,18 +138,16 @@ class Api(Litestar):
         return found
 
     def _allowing(self, scope: Any, send: Any) -> Any:
+        """An OPTIONS answer's Allow, from every route at its path (a 405's is mended where
+        it becomes a problem, `problems.allow_header`)."""
         async def send_allow(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableScopeHeaders.from_message(message)
                 allow = headers.get("allow")
                 if allow is not None:
-                    # An OPTIONS answer: its route's template is known. A 405 comes before the
-                    # routing sets it, and its Allow is right but for HEAD.
-                    methods = (self._methods.get(scope.get("path_template", ""))
-                               or {m.strip() for m in allow.split(",")})
-                    if "GET" in methods:
-                        methods = methods | {"HEAD"}
-                    headers["allow"] = ", ".join(sorted(methods))
+                    headers["allow"] = allow_header(
+                        self._methods.get(scope.get("path_template", ""))
+                        or {m.strip() for m in allow.split(",")})
             await send(message)
 
         return send_allow

@@ -176,6 +176,11 @@ _HTTP_CODES = {
 }
 
 
+def allow_header(methods: set[str]) -> str:
+    """An `Allow` header's value: HEAD beside every GET (the app answers it, see `Api`)."""
+    return ", ".join(sorted(methods | {"HEAD"} if "GET" in methods else methods))
+
+
 def _from_http(exc: HTTPException) -> Problem:
     status = exc.status_code
     code = _HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
@@ -183,6 +188,8 @@ def _from_http(exc: HTTPException) -> Problem:
     if status == 429:
         # RFC 9110: tell the client when to come back; the rate limiter's reset is exactly that.
         headers["Retry-After"] = headers.get("RateLimit-Reset", "1")
+    if status == 405 and "allow" in headers:  # as Litestar's routing names it
+        headers["allow"] = allow_header({m.strip() for m in headers["allow"].split(",")})
     errors = exc.extra if status == 400 and isinstance(exc.extra, list) else None
     detail = exc.detail or code.replace("_", " ")
     if status == 400 and errors is None and isinstance(exc.extra, dict):
