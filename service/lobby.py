@@ -39,24 +39,24 @@ class BotSeat(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="kind"
 Controller = HumanSeat | BotSeat
 
 
-class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
-    """What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the
-    expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for
-    the rest of the game."""
+TIMEOUT_POLICY_DOC = (
+    "What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the\n"
+    "expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for\n"
+    "the rest of the game.")
+TIMEOUT_BOT_LEVEL_DOC = "How the bot that takes expired decisions plays: `random` or `greedy`."
+HAND_OVER_AFTER_DOC = (
+    "Consecutive timeouts after which the seat is handed to the bot for good, at least 1;"
+    " null: never. A decision the player takes themselves starts the count again."
+)
 
-    bot_level: Annotated[
-        BotLevel,
-        doc("How the bot that takes expired decisions plays: `random` or `greedy`."),
-    ] = "random"
-    # Its minimum is checked when a game is created (`create`), not here: a bound here would
-    # also apply to decoding the games already logged.
-    hand_over_after: Annotated[
-        int | None,
-        doc(
-            "Consecutive timeouts after which the seat is handed to the bot for good, at least"
-            " 1; null: never. A decision the player takes themselves starts the count again."
-        ),
-    ] = 3
+
+class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    __doc__ = TIMEOUT_POLICY_DOC
+
+    bot_level: Annotated[BotLevel, doc(TIMEOUT_BOT_LEVEL_DOC)] = "random"
+    # Its bounds are checked when a game is created (`create`, and the HTTP body's type), not
+    # here: a bound here would also apply to decoding the games already logged.
+    hand_over_after: Annotated[int | None, doc(HAND_OVER_AFTER_DOC)] = 3
 
 
 # Events (past tense), tagged like the domain's so one decoder reads the whole log.

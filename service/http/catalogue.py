@@ -12,6 +12,7 @@ from service.domain.docs import doc
 from service.domain.ruleset import RuleSet, preset
 
 from .operations import PublicOperation
+from .problems import problem_responses
 
 
 class CardTypeInfo(msgspec.Struct, frozen=True):
@@ -98,6 +99,7 @@ _CATALOGUE = build_catalogue()
         "with every option's default and description."
     ),
     tags=["rules"],
+    responses=problem_responses(429, database=False),
     operation_class=PublicOperation,
 )
 async def list_rulesets() -> Catalogue:

@@ -27,7 +27,7 @@ from . import examples
 from .context import Authed, GameAccess, Runtime, authenticate, game_access, runtime_of
 from .headers import IDEMPOTENCY_KEY
 from .operations import OptionalBodyOperation
-from .problems import Problem, malformed, problem_responses
+from .problems import Problem, problem_responses
 from .schemas import (
     GAME_ID,
     HEADER_SCHEMA,
@@ -134,12 +134,8 @@ class GamesController(Controller):
                           data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
                           idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
-        hand_over_after = data.timeout_policy.hand_over_after
-        if hand_over_after is not None and hand_over_after < 1:  # see `TimeoutPolicy`
-            raise malformed(request, "body", "timeout_policy.hand_over_after",
-                            "Expected `int` >= 1")
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
-                             data.timeout_policy, data.public)
+                             data.timeout_policy.policy(), data.public)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
         return await self._answer(runtime, outcome)

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from litestar import Request, Response, get
+from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from service.events.migrate import schema_behind_of
@@ -40,6 +41,8 @@ async def _redis(url: str) -> str:
 @get("/v1/readyz", operation_id="getReadiness", tags=["ops"],
      summary="The database (with the schema this code needs) and Redis, when configured, "
      "answer", exclude_from_rate_limit=True,
+     responses={503: ResponseSpec(data_container=Health, generate_examples=False,
+                                  description="Not ready: `checks` names what is not, and why.")},
      operation_class=PublicOperation)
 async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
     runtime = runtime_of(request)

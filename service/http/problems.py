@@ -256,9 +256,9 @@ def problem_handler(request: Request[Any, Any, Any], exc: Exception) -> Response
 EXCEPTION_HANDLERS = {Exception: problem_handler, HTTPException: problem_handler}
 
 
-def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
-    """OpenAPI entries for the problems a route may answer with: those given, and 503 (every
-    such route reads or writes the database)."""
+def problem_responses(*statuses: int, database: bool = True) -> dict[int, ResponseSpec]:
+    """OpenAPI entries for the problems a route may answer with: those given, and 503 for a
+    route that reads or writes the database."""
     return {
         s: ResponseSpec(
             data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
@@ -268,7 +268,7 @@ def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
                 "title": _EXAMPLE_CODE[s].replace("_", " ").capitalize(),
                 "status": s, "detail": _DESCRIPTIONS[s], "code": _EXAMPLE_CODE[s]})],
         )
-        for s in (*statuses, 503)
+        for s in (*statuses, *[503] * database)
     }
 
 

@@ -13,7 +13,14 @@ from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.events.codec import AnyEvent
-from service.lobby import BotLevel, Controller, TimeoutPolicy
+from service.lobby import (
+    HAND_OVER_AFTER_DOC,
+    TIMEOUT_BOT_LEVEL_DOC,
+    TIMEOUT_POLICY_DOC,
+    BotLevel,
+    Controller,
+    TimeoutPolicy,
+)
 
 GameStatus = Literal["lobby", "playing", "finished"]
 
@@ -108,6 +115,18 @@ class BotSpec(msgspec.Struct, forbid_unknown_fields=True):
     ] | None = None
 
 
+class NewTimeoutPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    __doc__ = TIMEOUT_POLICY_DOC
+
+    bot_level: Annotated[BotLevel, doc(TIMEOUT_BOT_LEVEL_DOC)] = TimeoutPolicy().bot_level
+    hand_over_after: Annotated[
+        int, msgspec.Meta(ge=1, le=1_000), doc(HAND_OVER_AFTER_DOC)
+    ] | None = TimeoutPolicy().hand_over_after
+
+    def policy(self) -> TimeoutPolicy:
+        return TimeoutPolicy(self.bot_level, self.hand_over_after)
+
+
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     """The body of `POST /v1/games`. Seats not given to the creator (`join`) or to a bot stay
     open for human players."""
@@ -127,8 +146,8 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
         doc("Seconds a human seat has for each decision, 1 to 86,400; null: no clock."),
     ] | None = None
     timeout_policy: Annotated[
-        TimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
-    ] = TimeoutPolicy()
+        NewTimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+    ] = NewTimeoutPolicy()
     public: Annotated[bool, doc(_PUBLIC)] = True
 
 
