@@ -203,32 +203,42 @@ def _from_http(exc: HTTPException) -> Problem:
     return Problem(status, code, detail, headers=headers or None, errors=errors)
 
 
-def _database_unreachable(exc: BaseException) -> bool:
-    """Refused, lost, starting up, out of connections (or another resource), or (SQLite) locked
-    past the busy timeout: the database, not the request, is at fault. Other database errors
-    stay 500s: a bug of ours."""
+_UNREACHABLE = ("The database cannot be reached. Retry shortly; a command sent with an "
+                "Idempotency-Key may be resent safely, whether or not it took effect.")
+_NOT_MIGRATED = ("The database is not ready for this server (its schema is behind). Retry "
+                 "later; nothing was done.")
+
+
+def _database_fault(exc: BaseException) -> str | None:
+    """Why the database, not the request, is at fault, if it is: refused, lost, starting up,
+    out of connections (or another resource), or (SQLite) locked past the busy timeout; or a
+    table or column missing, as on a database `cya db upgrade` has not migrated (readiness
+    says so too). Other database errors stay 500s: a bug of ours."""
     if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
-        return True
+        return _UNREACHABLE
     cause: BaseException | None = exc
     for _ in range(8):  # through SQLAlchemy's wrapper and the driver's
         if cause is None:
             break
         if isinstance(cause, OSError | asyncpg.PostgresConnectionError
                       | asyncpg.CannotConnectNowError | asyncpg.InsufficientResourcesError):
-            return True
-        if isinstance(cause, sqlite3.OperationalError) and "locked" in str(cause):
-            return True
+            return _UNREACHABLE
+        if isinstance(cause, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
+            return _NOT_MIGRATED
+        if isinstance(cause, sqlite3.OperationalError):
+            if "locked" in str(cause):
+                return _UNREACHABLE
+            if str(cause).startswith(("no such table", "no such column")):
+                return _NOT_MIGRATED
         cause = cause.__cause__ or getattr(cause, "orig", None)
-    return False
+    return None
 
 
 def to_problem(exc: Exception) -> Problem:
-    if _database_unreachable(exc):
-        log.warning("database unreachable: %r", exc)
-        return Problem(503, "database_unavailable",
-                       "The database cannot be reached. Retry shortly; a command sent with an "
-                       "Idempotency-Key may be resent safely, whether or not it took effect.",
-                       headers={"Retry-After": "1"})
+    fault = _database_fault(exc)
+    if fault is not None:
+        (log.error if fault is _NOT_MIGRATED else log.warning)("database unavailable: %r", exc)
+        return Problem(503, "database_unavailable", fault, headers={"Retry-After": "1"})
     match exc:
         case Problem():
             return exc
@@ -282,7 +292,8 @@ _DESCRIPTIONS = {
     413: "Request body too large.",
     422: "Rule violation: `rule` is the engine's code, `legal_commands` what you may send.",
     429: "Rate limited: retry after `Retry-After` seconds.",
-    503: "The database cannot be reached: retry after `Retry-After` seconds.",
+    503: "The database cannot be reached, or is not migrated for this server yet: retry "
+         "after `Retry-After` seconds.",
 }
 _EXAMPLE_CODE = {400: "malformed_request", 401: "unauthorized", 403: "not_seated",
                  404: "game_not_found", 409: "stale_version", 413: "body_too_large",

@@ -82,8 +82,10 @@ async def test_given_an_unmigrated_database_then_not_ready_until_the_migrations_
     try:
         async with httpx.AsyncClient(base_url=live.url) as http:
             before = await http.get("/v1/readyz")
+            player_before = await http.post("/v1/players")
             await asyncio.to_thread(upgrade, url)
             after = await http.get("/v1/readyz")
+            player_after = await http.post("/v1/players")
     finally:
         stop(live)
 
@@ -92,6 +94,12 @@ async def test_given_an_unmigrated_database_then_not_ready_until_the_migrations_
     assert before.json()["checks"] == {"database": f"not ready: {reason}"}
     assert recorded.messages == [f"the database is not ready for this code: {reason}"]
     assert after.status_code == 200 and after.json()["checks"] == {"database": "ok"}
+    # Not a 500: the database is at fault, and the client may retry.
+    assert player_before.status_code == 503, player_before.text
+    assert player_before.json()["code"] == "database_unavailable"
+    assert "schema is behind" in player_before.json()["detail"]
+    assert player_before.headers["retry-after"] == "1"
+    assert player_after.status_code == 201
 
 
 def test_given_a_database_migrated_to_an_older_revision_then_readiness_names_both():
@@ -105,6 +113,17 @@ def test_given_a_database_migrated_to_an_older_revision_then_readiness_names_bot
     assert ready.status_code == 503
     assert ready.json()["checks"]["database"] == (
         "not ready: schema at revision 0003, this code needs 0006: run `cya db upgrade`")
+
+
+def test_given_postgresql_without_the_players_table_then_503_not_500():
+    with database("cya_no_players", revision="0001") as name:
+        live = serve(Settings(database_url=url_of(name)))
+        try:
+            r = httpx.post(f"{live.url}/v1/players")
+        finally:
+            stop(live)
+
+    assert r.status_code == 503 and r.json()["code"] == "database_unavailable", r.text
 
 
 def test_given_the_database_refuses_more_connections_then_requests_answer_503():
