@@ -147,12 +147,15 @@ def test_given_the_database_refuses_more_connections_then_requests_answer_503():
         assert r.status_code == 503 and r.json()["code"] == "database_unavailable", r.text
 
 
-def test_only_a_database_out_of_reach_is_a_503_other_database_errors_stay_500s():
+def test_only_a_database_out_of_reach_or_not_migrated_is_a_503_other_errors_stay_500s():
     def wrapped(orig: Exception) -> Exception:
         return sqlalchemy.exc.OperationalError("SELECT 1", {}, orig)
 
     assert to_problem(wrapped(sqlite3.OperationalError("database is locked"))).status_code == 503
-    assert to_problem(wrapped(sqlite3.OperationalError("no such table: games"))).status_code == 500
+    assert to_problem(wrapped(sqlite3.OperationalError("no such table: games"))).status_code == 503
+    assert to_problem(wrapped(asyncpg.UndefinedTableError("no games"))).status_code == 503
+    assert to_problem(wrapped(sqlite3.OperationalError('near "SELEC": syntax error'))
+                      ).status_code == 500
     assert to_problem(ConnectionRefusedError(111, "refused")).status_code == 503
     assert to_problem(asyncpg.ConnectionDoesNotExistError("closed")).status_code == 503
     assert to_problem(asyncpg.TooManyConnectionsError("too many")).status_code == 503
