@@ -128,9 +128,9 @@ def _advance(d: Decision, stop_before_hidden_from: int | None = None) -> bool:
 
 def _hidden_from(seat: int, s: GameState) -> bool:
     """Whether `_advance`'s next step depends on cards `seat` cannot see: another seat's hand
-    (does it hold an answer?), a face-down pile card, or a round's end (its scores, where set
-    composition is secret, and its seed, which unlocks its shuffle). Replenishing is not: the
-    drawn cards are hidden where they are shown, their number is public."""
+    (does it hold an answer?), a face-down pile card, or a round's end (its seed unlocks the
+    round's shuffle, the cards left face down in the piles included). Replenishing is not:
+    the drawn cards are hidden where they are shown, their number is public."""
     p = s.pending
     if isinstance(p, Flipping):
         return True

@@ -90,7 +90,10 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
         AdvancedOptions, doc("Advanced rules, each on its own; not for classic_2011 (§13).")
     ] = AdvancedOptions()
     tie_policy: Annotated[
-        TiePolicy, doc("A shared top score: play an extra round, or share the win (§12.5).")
+        TiePolicy,
+        doc("A top total shared when the game would end: play another round, or share the win"
+            " (§12.5). It never applies to first_to_2_round_wins, where a tied round gives no"
+            " round win and one seat alone can reach two."),
     ] = TiePolicy.EXTRA_ROUND
     first_player: Annotated[
         Literal["random"] | int,
@@ -107,7 +110,9 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
         bool, doc("A drafted set that would be the drafter's first set is safe (§17 A28).")
     ] = False
     public_set_composition: Annotated[
-        bool, doc("Everyone sees every card of every set; else type, count, top (§17 A45).")
+        bool,
+        doc("Views show every card of every set; else each set's type, count and top. Every"
+            " card enters a set face up, so the events name them either way (§17 A45)."),
     ] = True
 
     def __post_init__(self) -> None:

@@ -74,8 +74,8 @@ def check_previews(state: GameState, seat: int, commands: list[SeatCommand],
         twin_shown, twin_partial = preview(twin, command, seat)
         assert (as_shown(twin_shown), twin_partial) == (as_shown(shown), partial), command
         withheld["leaks"] += as_shown(execute(twin, command, seat)[0]) != as_shown(events)
-        # Its scores tell the stacks' values where set composition is secret, and its seed
-        # unlocks the round's shuffle: no preview shows a round's end.
+        # Its seed unlocks the round's shuffle, face-down pile cards included: no preview
+        # shows a round's end.
         assert not any(isinstance(e, RoundEnded) for e in shown)
         withheld["round ends"] += any(isinstance(e, RoundEnded) for e in events)
     return withheld
