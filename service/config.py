@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,15 +26,18 @@ def env_text(name: str, default: str) -> str:
     return os.environ.get(name, "").strip() or default
 
 
-def env_number(name: str, default: N, kind: type[N]) -> N:
+def env_number(name: str, default: N, kind: type[N], minimum: N) -> N:
     raw = env_text(name, "")
     if not raw:
         return default
+    what = "an integer" if kind is int else "a number"
     try:
-        return kind(raw)
+        value = kind(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}, "
-                          f"not {raw!r}") from None
+        raise ConfigError(f"{name} must be {what}, not {raw!r}") from None
+    if not math.isfinite(value) or value < minimum:
+        raise ConfigError(f"{name} must be {what} of at least {minimum}, not {raw!r}")
+    return value
 
 
 def env_flag(name: str, default: bool) -> bool:
@@ -68,7 +72,7 @@ class Settings:
     # Pacing per bot move, so a human can follow a bot game. Through RQ a paced move waits for
     # RQ's scheduler, which wakes once a second: the pause is rounded up to its next tick.
     bot_delay_ms: int = 0
-    sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again
+    sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again; 0: never
     sweep_grace_s: float = 5.0  # how long past due a row must be before it counts as lost
 
     @property
@@ -86,15 +90,15 @@ class Settings:
             database_url=env_text("CYA_DATABASE_URL", DEFAULT_DATABASE_URL),
             redis_url=redis_url,
             state_cache=env_flag("CYA_STATE_CACHE", True),
-            state_cache_size=env_number("CYA_STATE_CACHE_SIZE", 1024, int),
-            conflict_retries=env_number("CYA_CONFLICT_RETRIES", 8, int),
+            state_cache_size=env_number("CYA_STATE_CACHE_SIZE", 1024, int, 1),
+            conflict_retries=env_number("CYA_CONFLICT_RETRIES", 8, int, 0),
             catch_up_first=(env_flag("CYA_CATCH_UP_FIRST", False)
                             if env_text("CYA_CATCH_UP_FIRST", "") else None),
             due_work=due_work,
             rq_queue=env_text("CYA_RQ_QUEUE", "cya-due"),
-            bot_delay_ms=env_number("CYA_BOT_DELAY_MS", 0, int),
-            sweep_interval_s=env_number("CYA_SWEEP_INTERVAL_S", 3.0, float),
-            sweep_grace_s=env_number("CYA_SWEEP_GRACE_S", 5.0, float),
+            bot_delay_ms=env_number("CYA_BOT_DELAY_MS", 0, int, 0),
+            sweep_interval_s=env_number("CYA_SWEEP_INTERVAL_S", 3.0, float, 0.0),
+            sweep_grace_s=env_number("CYA_SWEEP_GRACE_S", 5.0, float, 0.0),
         )
 
 

@@ -50,6 +50,12 @@ def test_given_values_then_they_are_read(monkeypatch):
     ("CYA_STATE_CACHE", "maybe", "CYA_STATE_CACHE must be 1 or 0"),
     ("CYA_DUE_WORK", "celery", "CYA_DUE_WORK must be one of rq, in_process, none, not 'celery'"),
     ("CYA_MAX_BODY_BYTES", "64k", "CYA_MAX_BODY_BYTES must be an integer, not '64k'"),
+    ("CYA_SWEEP_INTERVAL_S", "-1", "CYA_SWEEP_INTERVAL_S must be a number of at least 0.0, "
+                                   "not '-1'"),
+    ("CYA_SWEEP_GRACE_S", "nan", "CYA_SWEEP_GRACE_S must be a number of at least 0.0"),
+    ("CYA_BOT_DELAY_MS", "-5", "CYA_BOT_DELAY_MS must be an integer of at least 0"),
+    ("CYA_SSE_HEARTBEAT_SECONDS", "0", "CYA_SSE_HEARTBEAT_SECONDS must be an integer of at "
+                                       "least 1"),
 ])
 def test_given_an_unusable_value_then_the_error_names_the_variable(monkeypatch, name, value,
                                                                    message):

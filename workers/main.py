@@ -14,6 +14,7 @@ import asyncio
 import faulthandler
 import logging
 import os
+import secrets
 import signal
 import socket
 
@@ -28,6 +29,8 @@ from service.events.migrate import schema_behind_of
 from . import jobs
 from .sweeper import Sweeper
 
+MAINTENANCE_INTERVAL_S = 30
+
 
 def run(settings: Settings, *, name: str | None = None, burst: bool = False,
         logging_level: str = "WARNING") -> None:
@@ -38,7 +41,9 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     if behind is not None:
         raise SystemExit(f"cya worker: the database is not ready for this code: {behind}")
     faulthandler.register(signal.SIGUSR1)  # `kill -USR1 <pid>`: every thread's stack, to stderr
-    name = name or f"cya-{socket.gethostname()}-{os.getpid()}"
+    # Unique even where a restarted container has the same host name and pid (1): RQ refuses
+    # a name whose previous owner's key has not yet expired (7 minutes after a crash).
+    name = name or f"cya-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
     redis = Redis.from_url(settings.redis_url)
     queue = Queue(settings.rq_queue, connection=redis)
     jobs.configure(settings)
@@ -46,7 +51,10 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     sweeper = Sweeper(settings, owner=name)
     if settings.sweep_interval_s > 0:  # 0: no sweeper in this worker (others sweep)
         sweeper.start()
-    worker = SimpleWorker([queue], connection=redis, name=name)
+    # Maintenance (every 10 minutes by default) is when a worker starts RQ's scheduler again
+    # after the one holding its lock died; the sweeper hands out the overdue jobs meanwhile.
+    worker = SimpleWorker([queue], connection=redis, name=name,
+                          maintenance_interval=MAINTENANCE_INTERVAL_S)
     try:
         worker.work(with_scheduler=True, burst=burst, logging_level=logging_level)
     finally:

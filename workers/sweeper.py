@@ -71,8 +71,7 @@ class Sweeper(threading.Thread):
         if not queue.connection.set(lock_key(s.rq_queue), self.owner, nx=True, px=ttl_ms):
             return 0
         rows = await overdue_rows(store, s.sweep_grace_s)
-        n = requeue_lost(queue, rows, started_grace_s=s.sweep_grace_s,
-                         bot_delay_ms=s.bot_delay_ms)
+        n = requeue_lost(queue, rows, started_grace_s=s.sweep_grace_s)
         if n:
             queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)

@@ -9,8 +9,10 @@ recorded with the same body (the bot's choice is seeded by the same facts, so it
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
@@ -22,12 +24,15 @@ from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.game import AnyEvent, Game, apply_all
 from service.lobby import BotSeat, HumanSeat
 from service.pipeline import GameNotFound, Outcome, Pipeline
-from service.projections.rows import BOT_TURN, DEADLINE
+from service.projections.rows import BOT_TURN, DEADLINE, deadline
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
 
 from .streaks import consecutive_timeouts
 
-Result = Literal["acted", "moved_on", "replayed"]
+Result = Literal["acted", "moved_on", "replayed", "early"]
+# The longest a job started before its deadline waits for it; one earlier than that leaves the
+# decision to the sweeper, which hands it out again once it is overdue.
+EARLY_WAIT_MAX_S = 5.0
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +69,22 @@ async def take_due_decision(
         game = await current(pipeline, game_id, version)
     except GameNotFound:
         return "moved_on"
-    pending = game.pending_seat()
-    if game.version != version or pending is None or pending[0] != seat:
+    if kind == DEADLINE and _still_waits(game, version, seat):
+        # A clock never expires before the deadline the player was shown, whatever started
+        # this job early (another machine's clock, a scheduler that keeps whole seconds).
+        early = _seconds_until(deadline(game))
+        if early > EARLY_WAIT_MAX_S:
+            log.warning("game %s v%d: a deadline job %.1f s early; the sweeper will take it",
+                        game_id, version, early)
+            return "early"
+        if early > 0:
+            await asyncio.sleep(early)
+            game = await pipeline.load(game_id, fresh=True)
+    if not _still_waits(game, version, seat):
         log.info("game %s at v%d (due v%d %s): moved on", game_id, game.version, version, kind)
         return "moved_on"
+    pending = game.pending_seat()
+    assert pending is not None
     controller = pending[1]
     try:
         if kind == BOT_TURN and isinstance(controller, BotSeat):
@@ -85,6 +102,15 @@ async def take_due_decision(
         log.info("game %s v%d %s: %r", game_id, version, kind, exc)
         return "moved_on"
     return "replayed" if outcome.replayed else "acted"
+
+
+def _still_waits(game: Game, version: int, seat: int) -> bool:
+    pending = game.pending_seat()
+    return game.version == version and pending is not None and pending[0] == seat
+
+
+def _seconds_until(at: datetime | None) -> float:
+    return 0.0 if at is None else (at - datetime.now(UTC)).total_seconds()
 
 
 async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,

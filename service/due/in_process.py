@@ -37,8 +37,9 @@ class InProcessScheduler:
         self.pipeline = pipeline
 
     def start(self) -> None:
-        """Begin sweeping; called by the first schedule, or at startup to resume old rows."""
-        if self._sweeper is None:
+        """Begin sweeping (unless its interval is 0, as in `cya worker`); called by the first
+        schedule, or at startup to resume old rows."""
+        if self._sweeper is None and self.sweep_interval_s > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:

@@ -21,7 +21,7 @@ JOB_TIMEOUT_S = 30
 # A job fails only on infrastructure trouble (the database away); retry soon, then leave the
 # row to the sweeper, which keeps trying for as long as the row is due.
 RETRY = Retry(max=3, interval=[1, 2, 4])
-WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+WAITING_IN_QUEUE = {JobStatus.QUEUED, JobStatus.DEFERRED}
 
 
 def job_id(due: dict[str, Any]) -> str:
@@ -33,11 +33,20 @@ def _utc(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
+def _next_whole_second(t: datetime) -> datetime:
+    whole = t.replace(microsecond=0)
+    return whole if whole == t else whole + timedelta(seconds=1)
+
+
 def enqueue_due(queue: Queue, due: dict[str, Any], *, bot_delay_ms: int = 0) -> Job:
     at = _utc(due["due_at"])
     now = datetime.now(UTC)
     if due["kind"] == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
+    elif at > now:
+        # RQ's scheduler keeps whole seconds, dropping the fraction: a clock would expire up
+        # to a second before the deadline the player was shown. Never early, then.
+        at = _next_whole_second(at)
     args = (due["game_id"], due["version"], due["kind"], due["seat"])
     with queue.connection.pipeline() as pipe:  # one round trip instead of two
         options: dict[str, Any] = {
@@ -72,10 +81,13 @@ class RQScheduler:
         self.redis.close()
 
 
-def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: float,
-                 bot_delay_ms: int = 0) -> int:
-    """Enqueue again every overdue row whose job is not waiting or freshly running; returns
-    how many. A stale copy is deleted first so the id names one live job."""
+def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: float) -> int:
+    """Enqueue again, to run now, every overdue row whose job is not queued or freshly
+    running; returns how many. A stale copy is deleted first so the id names one live job.
+
+    A job still scheduled though overdue is lost too: only RQ's scheduler moves it to the
+    queue, and that scheduler (a child of one worker) dies with its worker or a Redis restart,
+    and comes back only at the workers' next maintenance."""
     now = datetime.now(UTC)
     requeued = 0
     for due in rows:
@@ -85,13 +97,13 @@ def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: f
             job = None
         if job is not None:
             status = job.get_status(refresh=False)
-            if status in WAITING:
+            if status in WAITING_IN_QUEUE:
                 continue
             started = job.started_at
             if status == JobStatus.STARTED and started is not None and (
                     now - _utc(started)).total_seconds() < started_grace_s:
                 continue
             job.delete()
-        enqueue_due(queue, due, bot_delay_ms=bot_delay_ms)
+        enqueue_due(queue, due)  # overdue already: no pacing delay, no scheduler
         requeued += 1
     return requeued

@@ -36,10 +36,10 @@ class HttpSettings:
     @classmethod
     def from_env(cls) -> HttpSettings:
         return cls(
-            rate_limit_per_minute=env_number("CYA_RATE_LIMIT_PER_MINUTE", 1200, int),
-            max_body_bytes=env_number("CYA_MAX_BODY_BYTES", 64 * 1024, int),
-            long_poll_max_seconds=env_number("CYA_LONG_POLL_MAX_SECONDS", 30, int),
-            sse_heartbeat_seconds=env_number("CYA_SSE_HEARTBEAT_SECONDS", 15, int),
+            rate_limit_per_minute=env_number("CYA_RATE_LIMIT_PER_MINUTE", 1200, int, 0),
+            max_body_bytes=env_number("CYA_MAX_BODY_BYTES", 64 * 1024, int, 1),
+            long_poll_max_seconds=env_number("CYA_LONG_POLL_MAX_SECONDS", 30, int, 0),
+            sse_heartbeat_seconds=env_number("CYA_SSE_HEARTBEAT_SECONDS", 15, int, 1),
             views_from_memory=env_flag("CYA_VIEWS_FROM_MEMORY", True),
             cors_origins=_origins("CYA_CORS_ORIGINS", "*"),
         )

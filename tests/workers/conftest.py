@@ -113,8 +113,13 @@ class Workers:
         self.procs.append(proc)
         return proc
 
-    def kill_hard(self, proc: subprocess.Popen[bytes]) -> None:
-        proc.send_signal(signal.SIGKILL)
+    def kill_hard(self, proc: subprocess.Popen[bytes], *, with_scheduler: bool = False) -> None:
+        """SIGKILL to the worker; `with_scheduler`: to its RQ scheduler child too, as an OOM
+        kill of its container would."""
+        if with_scheduler:
+            self._signal_group(proc, signal.SIGKILL)
+        else:
+            proc.send_signal(signal.SIGKILL)
         proc.wait(5)
 
     def stop_all(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -93,3 +94,17 @@ def assert_each_due_decision_taken_once(log: list[CommandRow]) -> None:
     assert len(starts) == len(set(starts))
     ids = [c.command_id for c in log]
     assert len(ids) == len(set(ids))
+
+
+async def assert_no_clock_expired_early(api: Services, game_id: str, turn_clock: int) -> int:
+    """Each timeout is recorded no sooner than `turn_clock` seconds after the event before it,
+    the deadline the player was shown; returns how many timeouts there were."""
+    log = await api.store.read_events(game_id)
+    timeouts = 0
+    for before, event in itertools.pairwise(log):
+        if event.type == "decision_timed_out":
+            timeouts += 1
+            waited = (event.recorded_at - before.recorded_at).total_seconds()
+            assert waited >= turn_clock, f"v{event.version} timed out after {waited:.3f} s"
+    return timeouts
+

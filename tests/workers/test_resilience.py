@@ -19,6 +19,7 @@ from .games import (
     assert_each_due_decision_taken_once,
     bots,
     command_log,
+    event_types,
     humans,
     start_game,
     wait_until_finished,
@@ -88,6 +89,27 @@ async def test_given_games_in_flight_when_redis_is_flushed_then_the_sweeper_rest
     for game_id in (bot_game, clock_game):
         await wait_until_finished(api, game_id, timeout_s=90)
         assert_each_due_decision_taken_once(await command_log(api, game_id))
+    assert_sweeper_requeued(redis_db, api)
+
+
+async def test_given_the_worker_running_rqs_scheduler_killed_then_clocks_still_expire(
+    api: Services, workers: Workers, redis_db: RedisDb
+) -> None:
+    # Expiring clocks wait in RQ's scheduled registry, which only RQ's scheduler (a child of
+    # one worker, under a lock that outlives it) empties; the survivor would start its own at
+    # its next maintenance, minutes later. Until then the sweeper hands them out.
+    first = workers.start()
+    game_id = await start_game(api, humans("ann") + bots(1), turn_clock=1, first_player=0)
+    deadline = time.monotonic() + 30
+    while "decision_timed_out" not in await event_types(api, game_id):  # the scheduler works
+        assert time.monotonic() < deadline, "no clock expired"
+        await asyncio.sleep(0.1)
+
+    workers.kill_hard(first, with_scheduler=True)
+    workers.start()
+
+    await wait_until_finished(api, game_id, timeout_s=90)
+    assert_each_due_decision_taken_once(await command_log(api, game_id))
     assert_sweeper_requeued(redis_db, api)
 
 
