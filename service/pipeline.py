@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -40,6 +41,9 @@ from .state_cache import StateCache
 log = logging.getLogger(__name__)
 
 Decider = Callable[[Game], tuple[list[AnyEvent], Game]]
+
+
+HINT_PAUSE_S = 5.0
 
 
 class GameNotFound(KeyError):
@@ -81,6 +85,7 @@ class Pipeline:
         # then written alone), and is decided again.
         self.catch_up_first = catch_up_first
         self.tail = LogTail(store)  # every catch-up's read; its pool opens at the first
+        self._hints_paused_until = {"publish": 0.0, "schedule": 0.0}  # `_after_commit`
 
     async def close(self) -> None:
         await self.committer.close()
@@ -279,17 +284,28 @@ class Pipeline:
                             ) -> None:
         """Tell the streams and the workers. Both are hints that may fail (Redis away) without
         failing the committed command, which a client would only retry: streams re-read the
-        log on a timer, and the sweeper enqueues every overdue `due_work` row."""
-        try:
-            await self.publisher.publish(game_id, version)
-        except Exception:
-            log.warning("could not publish version %d of game %s; its streams will poll",
-                        version, game_id, exc_info=True)
-        try:
-            await self.scheduler.schedule(game_id, due)
-        except Exception:
-            log.warning("could not schedule the due work of game %s; the sweeper will", game_id,
-                        exc_info=True)
+        log on a timer, and the sweeper enqueues every overdue `due_work` row.
+
+        After a hint fails, that hint is skipped for `HINT_PAUSE_S`: a Redis that stops
+        answering held every command for its timeout (a second), and the RQ enqueue, which
+        blocks, held the whole process."""
+        if time.monotonic() >= self._hints_paused_until["publish"]:
+            try:
+                await self.publisher.publish(game_id, version)
+            except Exception:
+                self._pause_hint("publish")
+                log.warning("could not publish version %d of game %s; streams will poll",
+                            version, game_id, exc_info=True)
+        if time.monotonic() >= self._hints_paused_until["schedule"]:
+            try:
+                await self.scheduler.schedule(game_id, due)
+            except Exception:
+                self._pause_hint("schedule")
+                log.warning("could not schedule the due work of game %s; the sweeper will",
+                            game_id, exc_info=True)
+
+    def _pause_hint(self, hint: str) -> None:
+        self._hints_paused_until[hint] = time.monotonic() + HINT_PAUSE_S
 
     async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,
                         expected: int, current: int) -> Outcome:
