@@ -33,6 +33,9 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     state: GameState | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    # When the rules last moved (the pending decision's clock starts there): a seat changing
+    # hands (a resignation) moves `updated_at`, not this. None until `advance` sets it.
+    decision_since: datetime | None = None
 
     @property
     def status(self) -> GameStatus:
@@ -60,14 +63,15 @@ class Game(msgspec.Struct, frozen=True, gc=False):
 def apply(game: Game, event: AnyEvent) -> Game:
     """Fold one event in; version and hash are the caller's (they come from the stored row)."""
     if isinstance(event, GameCreated):
-        return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset))
+        return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset),
+                       decision_since=None)
     if isinstance(event, LobbyEvent):
         return replace(game, lobby=evolve_lobby(game.lobby, event))
     if isinstance(event, TimeoutEvent):
         return replace(game, lobby=evolve_seats(game.lobby, event))
     if game.state is None:
         raise ValueError("a rules event before game_created")
-    return replace(game, state=evolve(game.state, event))
+    return replace(game, state=evolve(game.state, event), decision_since=None)
 
 
 def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:
@@ -77,10 +81,12 @@ def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:
 
 
 def advance(game: Game, version: int, last_hash: str, at: datetime) -> Game:
+    """The game after a batch of events stored at `at`, ending with `version`."""
     return replace(
         game,
         version=version,
         last_hash=last_hash,
         created_at=game.created_at or at,
         updated_at=at,
+        decision_since=game.decision_since or at,
     )

@@ -59,6 +59,16 @@ class Outcome(msgspec.Struct, frozen=True, gc=False):
     partial: bool = False  # a dry run that stopped before a step hidden from its seat
 
 
+def fold_stored(game: Game, stored: Sequence[StoredEvent]) -> Game:
+    """`game` with stored events folded in, each at the time it was recorded (a rules event
+    starts the pending decision's clock, `Game.decision_since`)."""
+    for s in stored:
+        game = apply(game, s.event)
+        if game.decision_since is None:
+            game = replace(game, decision_since=s.recorded_at)
+    return advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
+
+
 class Pipeline:
     def __init__(
         self,
@@ -199,16 +209,13 @@ class Pipeline:
         stored = await self.store.read_events(game_id, 0, version)
         if not stored:
             raise GameNotFound(game_id)
-        game = apply_all(Game(game_id, created_at=stored[0].recorded_at),
-                         (s.event for s in stored))
-        return advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
+        return fold_stored(Game(game_id, created_at=stored[0].recorded_at), stored)
 
     def catch_up(self, game: Game, newer: Sequence[StoredEvent]) -> Game:
         """`game` with the log's events after its version folded in (cached)."""
         if not newer:
             return game
-        game = apply_all(game, (s.event for s in newer))
-        game = advance(game, newer[-1].version, newer[-1].hash, newer[-1].recorded_at)
+        game = fold_stored(game, newer)
         if self.cache is not None:
             self.cache.put(game)
         return game
@@ -255,6 +262,8 @@ class Pipeline:
                 game_id, game.version, game.last_hash, new_events, command_id=command_id,
                 body_sha256=body_sha, actor=actor, recorded_at=at,
             )
+            if after.state is not game.state:  # the rules moved: a decision's clock starts
+                after = replace(after, decision_since=None)
             after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
             try:
                 due = await self.committer.commit(

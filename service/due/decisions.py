@@ -64,7 +64,9 @@ async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
 
 async def take_due_decision(
     pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
+    *, now: datetime | None = None,
 ) -> Result:
+    """`now`: the time the job runs at (tests let a clock run out without waiting for it)."""
     try:
         game = await current(pipeline, game_id, version)
     except GameNotFound:
@@ -72,7 +74,7 @@ async def take_due_decision(
     if kind == DEADLINE and _still_waits(game, version, seat):
         # A clock never expires before the deadline the player was shown, whatever started
         # this job early (another machine's clock, a scheduler that keeps whole seconds).
-        early = _seconds_until(deadline(game))
+        early = _seconds_until(deadline(game), now)
         if early > EARLY_WAIT_MAX_S:
             log.warning("game %s v%d: a deadline job %.1f s early; the sweeper will take it",
                         game_id, version, early)
@@ -109,8 +111,8 @@ def _still_waits(game: Game, version: int, seat: int) -> bool:
     return game.version == version and pending is not None and pending[0] == seat
 
 
-def _seconds_until(at: datetime | None) -> float:
-    return 0.0 if at is None else (at - datetime.now(UTC)).total_seconds()
+def _seconds_until(at: datetime | None, now: datetime | None) -> float:
+    return 0.0 if at is None else (at - (now or datetime.now(UTC))).total_seconds()
 
 
 async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,

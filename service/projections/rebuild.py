@@ -75,6 +75,8 @@ async def rebuild(store: EventStore) -> RebuildStats:
                             await batch.flush(conn)
                     game, first_at = Game(game_id), at
                 game = apply(game, store.codec.decode(etype, sv, data))
+                if game.decision_since is None:  # the rules moved: the clock starts
+                    game = replace(game, decision_since=as_utc(at))
                 version, last_hash, last_at = v, h, at
                 n_events += 1
         if game is not None:

@@ -55,13 +55,14 @@ def games_progress(game: Game) -> dict[str, Any]:
 
 def deadline(game: Game) -> datetime | None:
     """A human's decision under a turn clock expires `turn_clock` seconds after the command
-    that made it pending (every command restarts the clock of the decision it leaves)."""
+    that made it pending (every command of the rules restarts the clock of the decision it
+    leaves; another seat's resignation does not)."""
     pending = game.pending_seat()
     if pending is None or game.lobby is None or game.lobby.turn_clock is None:
         return None
-    if not isinstance(pending[1], HumanSeat) or game.updated_at is None:
+    if not isinstance(pending[1], HumanSeat) or game.decision_since is None:
         return None
-    return game.updated_at + timedelta(seconds=game.lobby.turn_clock)
+    return game.decision_since + timedelta(seconds=game.lobby.turn_clock)
 
 
 def view_rows(game: Game) -> list[dict[str, Any]]:

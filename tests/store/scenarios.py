@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.domain.bots import random_policy
@@ -10,6 +11,8 @@ from service.lobby import BotSeat, CreateGame, HumanSeat, Start
 from service.pipeline import Outcome, Pipeline
 
 QUICK4 = preset("classic", 4, end_mode=EndMode.QUICK)
+# The `now` of a job that takes an expired decision: every clock has run out by then.
+CLOCK_RUN_OUT = datetime(9999, 1, 1, tzinfo=UTC)
 
 
 async def started_game(pipeline: Pipeline, ruleset=QUICK4, *, clock: int | None = None,

@@ -19,6 +19,7 @@ from service.events.store import AppendRejected, IdempotencyKeyReused, VersionCo
 from service.events.tables import events
 from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound, Pipeline
+from service.projections.rows import deadline
 from service.resign import resign
 from service.state_cache import StateCache
 
@@ -482,3 +483,24 @@ async def test_given_commands_arrive_during_a_write_then_they_share_the_next_sta
             assert (await services.store.read_events(g))[-1].version == outcome.version
     finally:
         await services.close()
+
+
+async def test_given_a_clock_when_another_seat_resigns_then_the_deadline_stays(services):
+    # The clock runs from the command that made the decision pending: another seat giving up
+    # its seat moved every deadline on by as long as it took.
+    p = services.pipeline
+    game_id = await started_game(p, clock=60, humans=4)
+    before = await p.load(game_id, fresh=True)
+    waiting = before.pending_seat()
+    assert waiting is not None
+    resigner = (waiting[0] + 1) % 4
+    await asyncio.sleep(0.05)
+
+    await resign(p, game_id, f"p{resigner}")
+    after = await p.load(game_id, fresh=True)
+    refolded = await p.at_version(game_id, after.version)
+
+    assert after.version == before.version + 1
+    assert deadline(after) == deadline(refolded) == deadline(before) is not None
+    assert after.updated_at is not None and before.updated_at is not None
+    assert after.updated_at > before.updated_at

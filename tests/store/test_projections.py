@@ -15,7 +15,7 @@ from service.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, Timeo
 from service.projections.rebuild import rebuild
 from service.projections.rows import DEADLINE, seat_view_json
 
-from .scenarios import QUICK4, next_move, play, started_game
+from .scenarios import CLOCK_RUN_OUT, QUICK4, next_move, play, started_game
 
 
 async def _rows(services, table: sa.Table) -> list[tuple]:
@@ -75,7 +75,8 @@ async def test_given_a_seat_handed_to_a_bot_mid_game_then_its_row_follows_and_eq
     await p.lobby(game_id, Start(), "p0")
     while (game := await p.load(game_id)).state.pending_seats()[0] != 0:
         await play(p, game_id, 1)
-    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0) == "acted"
+    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0,
+                                   now=CLOCK_RUN_OUT) == "acted"
     await play(p, game_id, 8)
 
     async with services.store.read() as conn:

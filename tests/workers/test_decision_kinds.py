@@ -16,8 +16,9 @@ from service.domain.bots import random_policy
 from service.due.decisions import take_due_decision
 from service.events.migrate import upgrade
 from service.lobby import TimeoutPolicy
-from service.projections.rows import DEADLINE
+from service.projections.rows import DEADLINE, deadline
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
+from tests.store.scenarios import CLOCK_RUN_OUT
 
 from .games import bots, humans, start_game
 
@@ -53,7 +54,7 @@ async def test_given_each_kind_of_pending_decision_when_its_clock_expires_then_a
             if kind not in expired:
                 # When the clock runs out on this decision:
                 assert await take_due_decision(pipeline, game_id, game.version, DEADLINE,
-                                               seat) == "acted"
+                                               seat, now=CLOCK_RUN_OUT) == "acted"
                 expired.add(str(kind))
                 continue
             command = random_policy(player_view(game.state, seat),
@@ -73,7 +74,7 @@ async def _expire(services: Services, game_id: str) -> None:
     assert game.state is not None
     seat = game.state.pending_seats()[0]
     assert await take_due_decision(services.pipeline, game_id, game.version, DEADLINE,
-                                   seat) == "acted"
+                                   seat, now=CLOCK_RUN_OUT) == "acted"
 
 
 async def _act_as_human(services: Services, game_id: str, rng: random.Random) -> None:
@@ -127,3 +128,23 @@ async def _act_as_bot(services: Services, game_id: str, rng: random.Random) -> N
     seat = game.state.pending_seats()[0]
     command = random_policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
     await services.pipeline.play(game_id, seat, command, actor="bot:random")
+
+
+async def test_given_a_deadline_job_started_early_then_it_waits_for_the_deadline_or_leaves_it(
+    services: Services,
+) -> None:
+    # However the job came to start early (RQ's whole-second scheduler, another machine's
+    # clock), the player keeps every second the view promised.
+    soon = await start_game(services, humans("ann") + bots(1), turn_clock=1, first_player=0)
+    later = await start_game(services, humans("bob") + bots(1), turn_clock=60, first_player=0)
+    games = {g: await services.pipeline.load(g) for g in (soon, later)}
+
+    results = {g: await take_due_decision(services.pipeline, g, game.version, DEADLINE, 0)
+               for g, game in games.items()}
+
+    assert results == {soon: "acted", later: "early"}
+    timed_out = next(s for s in await services.store.read_events(soon)
+                     if isinstance(s.event, DecisionTimedOut))
+    shown = deadline(games[soon])
+    assert shown is not None and timed_out.recorded_at >= shown
+    assert (await services.pipeline.load(later, fresh=True)).version == games[later].version
