@@ -34,7 +34,8 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     # When the rules last moved (the pending decision's clock starts there): a seat changing
-    # hands (a resignation) moves `updated_at`, not this. None until `advance` sets it.
+    # hands (a resignation) moves `updated_at`, not this. Set where events get their time:
+    # `apply_at`, and the pipeline's commit.
     decision_since: datetime | None = None
 
     @property
@@ -63,15 +64,21 @@ class Game(msgspec.Struct, frozen=True, gc=False):
 def apply(game: Game, event: AnyEvent) -> Game:
     """Fold one event in; version and hash are the caller's (they come from the stored row)."""
     if isinstance(event, GameCreated):
-        return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset),
-                       decision_since=None)
+        return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset))
     if isinstance(event, LobbyEvent):
         return replace(game, lobby=evolve_lobby(game.lobby, event))
     if isinstance(event, TimeoutEvent):
         return replace(game, lobby=evolve_seats(game.lobby, event))
     if game.state is None:
         raise ValueError("a rules event before game_created")
-    return replace(game, state=evolve(game.state, event), decision_since=None)
+    return replace(game, state=evolve(game.state, event))
+
+
+def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:
+    """`apply`, for an event recorded at `at`: one that moves the rules starts the clock of
+    the decision it leads to."""
+    after = apply(game, event)
+    return after if after.state is game.state else replace(after, decision_since=at)
 
 
 def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:
@@ -88,5 +95,4 @@ def advance(game: Game, version: int, last_hash: str, at: datetime) -> Game:
         last_hash=last_hash,
         created_at=game.created_at or at,
         updated_at=at,
-        decision_since=game.decision_since or at,
     )

@@ -33,7 +33,7 @@ from .events.store import (
     VersionConflict,
     visibility_of,
 )
-from .game import Game, advance, apply, apply_all
+from .game import Game, advance, apply, apply_all, apply_at
 from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
 from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
 from .state_cache import StateCache
@@ -63,9 +63,7 @@ def fold_stored(game: Game, stored: Sequence[StoredEvent]) -> Game:
     """`game` with stored events folded in, each at the time it was recorded (a rules event
     starts the pending decision's clock, `Game.decision_since`)."""
     for s in stored:
-        game = apply(game, s.event)
-        if game.decision_since is None:
-            game = replace(game, decision_since=s.recorded_at)
+        game = apply_at(game, s.event, s.recorded_at)
     return advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
 
 
@@ -263,7 +261,7 @@ class Pipeline:
                 body_sha256=body_sha, actor=actor, recorded_at=at,
             )
             if after.state is not game.state:  # the rules moved: a decision's clock starts
-                after = replace(after, decision_since=None)
+                after = replace(after, decision_since=at)
             after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
             try:
                 due = await self.committer.commit(
@@ -298,14 +296,15 @@ class Pipeline:
         After a hint fails, that hint is skipped for `HINT_PAUSE_S`: a Redis that stops
         answering held every command for its timeout (a second), and the RQ enqueue, which
         blocks, held the whole process."""
-        if time.monotonic() >= self._hints_paused_until["publish"]:
+        now = time.monotonic()
+        if now >= self._hints_paused_until["publish"]:
             try:
                 await self.publisher.publish(game_id, version)
             except Exception:
                 self._pause_hint("publish")
                 log.warning("could not publish version %d of game %s; streams will poll",
                             version, game_id, exc_info=True)
-        if time.monotonic() >= self._hints_paused_until["schedule"]:
+        if now >= self._hints_paused_until["schedule"]:
             try:
                 await self.scheduler.schedule(game_id, due)
             except Exception:

@@ -22,7 +22,7 @@ from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.game import AnyEvent, Game, apply_all
-from service.lobby import BotSeat, HumanSeat
+from service.lobby import BotSeat, Controller, HumanSeat
 from service.pipeline import GameNotFound, Outcome, Pipeline
 from service.projections.rows import BOT_TURN, DEADLINE, deadline
 from service.timeouts import DecisionTimedOut, SeatHandedToBot
@@ -71,7 +71,8 @@ async def take_due_decision(
         game = await current(pipeline, game_id, version)
     except GameNotFound:
         return "moved_on"
-    if kind == DEADLINE and _still_waits(game, version, seat):
+    controller = _waiting_on(game, version, seat)
+    if kind == DEADLINE and controller is not None:
         # A clock never expires before the deadline the player was shown, whatever started
         # this job early (another machine's clock, a scheduler that keeps whole seconds).
         early = _seconds_until(deadline(game), now)
@@ -82,12 +83,10 @@ async def take_due_decision(
         if early > 0:
             await asyncio.sleep(early)
             game = await pipeline.load(game_id, fresh=True)
-    if not _still_waits(game, version, seat):
+            controller = _waiting_on(game, version, seat)
+    if controller is None:
         log.info("game %s at v%d (due v%d %s): moved on", game_id, game.version, version, kind)
         return "moved_on"
-    pending = game.pending_seat()
-    assert pending is not None
-    controller = pending[1]
     try:
         if kind == BOT_TURN and isinstance(controller, BotSeat):
             outcome = await pipeline.play(
@@ -106,9 +105,12 @@ async def take_due_decision(
     return "replayed" if outcome.replayed else "acted"
 
 
-def _still_waits(game: Game, version: int, seat: int) -> bool:
+def _waiting_on(game: Game, version: int, seat: int) -> Controller | None:
+    """Who controls `seat`, if the game still stands at `version` waiting for it."""
     pending = game.pending_seat()
-    return game.version == version and pending is not None and pending[0] == seat
+    if game.version != version or pending is None or pending[0] != seat:
+        return None
+    return pending[1]
 
 
 def _seconds_until(at: datetime | None, now: datetime | None) -> float:

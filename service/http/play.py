@@ -235,7 +235,7 @@ class PlayController(Controller):
                                           player_id=player.player_id, dry_run=dry_run)
         except RuleViolation as exc:
             if exc.code == "not_seated":  # handed to a bot since we looked (another process)
-                raise forbidden("not_seated", exc.message) from None
+                raise rule_violation(exc) from None
             game = await pipeline.load(game_id, fresh=True)
             if game.status == "playing" and game.state is not None:
                 awaiting = game.state.pending_seats()

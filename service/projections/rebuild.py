@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.events.store import EventStore, as_utc
 from service.events.tables import due_work, events, game_views, games
-from service.game import Game, apply
+from service.game import Game, apply_at
 
 from .rows import due_row, games_row, view_rows
 from .writer import clear
@@ -74,9 +74,7 @@ async def rebuild(store: EventStore) -> RebuildStats:
                         if len(batch.games) >= BATCH_GAMES:
                             await batch.flush(conn)
                     game, first_at = Game(game_id), at
-                game = apply(game, store.codec.decode(etype, sv, data))
-                if game.decision_since is None:  # the rules moved: the clock starts
-                    game = replace(game, decision_since=as_utc(at))
+                game = apply_at(game, store.codec.decode(etype, sv, data), as_utc(at))
                 version, last_hash, last_at = v, h, at
                 n_events += 1
         if game is not None:
