@@ -53,18 +53,20 @@ from .views import body_from_rows
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(
-    "If-Match", max_length=32, pattern=f'^(W/)?"?{VERSION_DIGITS}"?$',
+    "If-Match", max_length=32, pattern=f'^((W/)?"?{VERSION_DIGITS}"?|\\*)$',
     description="The game version (the view's ETag) the command was decided on; a command "
-                "on an older version is refused with 409 `stale_version`.")
+                "on an older version is refused with 409 `stale_version`. `*` (any version, "
+                "RFC 9110 §13.1.1) is the same as no If-Match.")
 IF_NONE_MATCH = RawHeader(
     "If-None-Match", max_length=64,
     description="The view's ETag you already hold: 304 with no body while the game is still "
                 "at that version.")
 
 
-def parse_version_tag(tag: str) -> int:
-    """An If-Match value, already held to `IfMatch`'s pattern: 12, "12" or W/"12"."""
-    return int(tag.removeprefix("W/").strip('"'))
+def parse_version_tag(tag: str) -> int | None:
+    """An If-Match value, already held to `IF_MATCH`'s pattern: 12, "12" or W/"12", or `*`
+    (any version: None)."""
+    return None if tag == "*" else int(tag.removeprefix("W/").strip('"'))
 
 
 async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game, int]:

@@ -218,13 +218,20 @@ async def test_given_a_stale_if_match_then_409_with_the_current_version(api):
     ok = await api.post(me, f"/v1/games/{game_id}/commands", command,
                         headers={"If-Match": f'"{view["version"]}"'})
     bad = [await api.post(me, f"/v1/games/{game_id}/commands", command,
-                          headers={"If-Match": tag}) for tag in ("yesterday", b'"\xb2"')]
+                          headers={"If-Match": tag}) for tag in ("yesterday", b'"\xb2"', "**")]
+    after = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    following = (await api.get(seats[after["awaiting"][0]],
+                               f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    anything = await api.post(seats[after["awaiting"][0]], f"/v1/games/{game_id}/commands",
+                              following, headers={"If-Match": "*"})  # RFC 9110: any version
 
     assert r.status_code == 409 and r.json()["code"] == "stale_version"
     assert r.json()["current_version"] == view["version"]
     assert ok.status_code == 200
     for answer in bad:  # b"\xb2" reads as "²" in Latin-1: a digit to str.isdigit, not to int
         assert answer.status_code == 400 and answer.json()["code"] == "malformed_request"
+    assert anything.status_code == 200, anything.text
+    assert anything.json()["version"] > after["version"]
 
 
 async def test_given_the_other_seat_when_it_sends_a_command_then_409_not_your_decision(api):
@@ -437,7 +444,7 @@ async def test_given_malformed_command_headers_then_400_naming_the_header(api):
     me = seats[view["awaiting"][0]]
     command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
     url = f"/v1/games/{game_id}/commands"
-    pattern = '^(W/)?"?[0-9]{1,9}"?$'
+    pattern = r'^((W/)?"?[0-9]{1,9}"?|\*)$'
 
     answers = {bad: await api.post(me, url, command, headers={name: value})
                for bad, (name, value) in {
@@ -458,7 +465,7 @@ async def test_given_malformed_command_headers_then_400_naming_the_header(api):
                                                   "key": "idempotency_key",
                                                   "source": "header"}]),
         "tag": (400, "malformed_request", [{"message": f"Expected `str` matching regex "
-                                                       f"'{pattern}'",
+                                                       f"{pattern!r}",
                                             "key": "if_match", "source": "header"}]),
         "long tag": (400, "malformed_request", [{"message": "Expected `str` of length <= 32",
                                                  "key": "if_match", "source": "header"}]),
