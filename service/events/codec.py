@@ -49,12 +49,17 @@ class EventCodec:
 
     @staticmethod
     def schema_version(event_type: str) -> int:
-        return int(EVENT_CLASSES[event_type].SCHEMA_VERSION)
+        cls = EVENT_CLASSES.get(event_type)
+        if cls is None:
+            raise ValueError(f"no event type {event_type!r}")
+        return int(cls.SCHEMA_VERSION)
 
     def decode(self, event_type: str, schema_version: int, data: bytes | str) -> AnyEvent:
+        """The event a row holds; a ValueError (or msgspec's) when the row is not a valid
+        event of its `type` (readers of the raw log dispatch on the column)."""
         current = self.schema_version(event_type)
         if schema_version == current:
-            return self._decoder.decode(data)
+            return self._checked(event_type, self._decoder.decode(data))
         if schema_version > current:
             raise ValueError(f"{event_type} v{schema_version} is newer than this code (v{current})")
         obj: dict[str, Any] = msgspec.json.decode(data)
@@ -63,7 +68,12 @@ class EventCodec:
                 obj = self._upcasters[(event_type, v)](obj)
             except KeyError:
                 raise ValueError(f"no upcaster for {event_type} v{v}") from None
-        event: AnyEvent = msgspec.convert(obj, AnyEvent)
+        return self._checked(event_type, msgspec.convert(obj, AnyEvent))
+
+    def _checked(self, event_type: str, event: AnyEvent) -> AnyEvent:
+        found = self.type_of(event)
+        if found != event_type:
+            raise ValueError(f"the row's type is {event_type!r}, its data a {found!r}")
         return event
 
 

@@ -128,8 +128,10 @@ def as_utc(t: datetime) -> datetime:
 
 
 def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:
-    """The event as `viewer` (a seat, or None for a spectator) may see it."""
-    if stored.visibility == "public" or (viewer is not None and stored.visibility == str(viewer)):
+    """The event as `viewer` (a seat, or None for a spectator) may see it: by the event's own
+    class, not the stored column, which a hand-edited row could make wrong."""
+    visible_to = visibility_of(stored.event)
+    if visible_to == "public" or (viewer is not None and visible_to == str(viewer)):
         return stored.event
     return redact(stored.event, viewer)  # type: ignore[arg-type]  # lobby events are public
 

@@ -135,7 +135,7 @@ class AuditController(Controller):
         return StateOut(game_id, version, seat, view)
 
     @get("/verify", operation_id="verifyGame",
-         summary="Check the hash chain and every revealed shuffle",
+         summary="Check the hash chain, every revealed shuffle and the rules",
          responses=problem_responses(400, 401, 403, 404, 429))
     async def verify(self, request: Authed, game_id: GameId) -> VerifyReport:
         runtime, player = runtime_of(request), request.user

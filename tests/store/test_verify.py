@@ -7,7 +7,9 @@ import sqlalchemy as sa
 
 from service.audit import verify
 from service.domain import EndMode, preset
+from service.events.chain import event_hash
 from service.events.tables import events
+from service.game import GENESIS_HASH
 
 from .scenarios import play, started_game
 
@@ -74,3 +76,76 @@ async def test_given_a_changed_hash_or_a_missing_event_then_verify_names_it(serv
                                                    events.c.version == 5))
     report = await verify(services.store, game_id)
     assert report.first_bad_version == 5 and "missing" in report.reason
+
+
+async def _rechain(services, game_id: str) -> None:
+    """Recompute every hash after a change, as anyone who can write to the database can."""
+    prev = GENESIS_HASH
+    for r in await services.store.read_as_stored(game_id):
+        h = event_hash(prev, game_id, r.version, r.type, r.schema_version, r.visibility,
+                       r.command_id, r.actor, r.data)
+        await _set(services, game_id, r.version, hash=h)
+        prev = h
+
+
+async def _version_of(services, game_id: str, event_type: str, after: int = 0) -> int:
+    async with services.store.read() as conn:
+        return await conn.scalar(sa.select(sa.func.min(events.c.version)).where(
+            events.c.game_id == game_id, events.c.type == event_type, events.c.version > after))
+
+
+async def test_given_a_rechained_log_with_a_turn_given_to_another_seat_then_the_rules_name_it(
+        services):
+    game_id = await started_game(services.pipeline)
+    await play(services.pipeline, game_id, 30)
+    version = await _version_of(services, game_id, "turn_started", after=10)
+    row = await _row(services, game_id, version)
+    seat = str(row.data).index('"seat":') + len('"seat":')
+    await _set(services, game_id, version,
+               data=row.data[:seat] + str((int(row.data[seat]) + 1) % 4) + row.data[seat + 1:])
+    await _rechain(services, game_id)
+
+    report = await verify(services.store, game_id)
+
+    assert not report.ok and report.first_bad_version == version
+    assert "legal command" in report.reason
+
+
+@pytest.mark.parametrize("column", ["unknown type", "other type", "visibility"])
+async def test_given_a_rechained_row_whose_columns_lie_then_verify_names_it(services, column):
+    game_id = await started_game(services.pipeline)
+    await play(services.pipeline, game_id, 30)
+    version = await _version_of(services, game_id, "round_started")
+    await _set(services, game_id, version, **{"unknown type": {"type": "no_such_type"},
+                                              "other type": {"type": "cards_drawn"},
+                                              "visibility": {"visibility": "public"}}[column])
+    await _rechain(services, game_id)
+
+    report = await verify(services.store, game_id)
+
+    assert not report.ok and report.first_bad_version == version, report
+    if column == "visibility":  # and the deal stays hidden all the same
+        dealt = dict(await services.store.read_for_viewer(game_id, None))[version]
+        assert dealt.draw_pile is None and not any(dealt.hands)
+
+
+async def test_given_events_cut_off_the_end_or_added_then_verify_names_where(services):
+    game_id = await started_game(services.pipeline)
+    await play(services.pipeline, game_id, 30)
+    last = (await services.pipeline.load(game_id)).version
+    row = {k: v for k, v in (await _row(services, game_id, last))._asdict().items()
+           if k != "position"}
+    async with services.store.write() as conn:
+        await conn.execute(sa.delete(events).where(events.c.game_id == game_id,
+                                                   events.c.version == last))
+    cut = await verify(services.store, game_id)
+    async with services.store.write() as conn:
+        await conn.execute(sa.insert(events).values(
+            {**row, "version": last}))
+        await conn.execute(sa.insert(events).values(
+            {**row, "version": last + 1}))
+    await _rechain(services, game_id)
+    added = await verify(services.store, game_id)
+
+    assert not cut.ok and cut.first_bad_version == last and "missing" in cut.reason
+    assert not added.ok and added.first_bad_version == last + 1, added
