@@ -19,9 +19,14 @@ T = TypeVar("T")
 
 def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
     async def main() -> T:
+        from .events.migrate import schema_behind_of
+
         # One-shot operator commands take no due work: `simulate` plays its own bot seats.
         services = build(dataclasses.replace(settings, due_work="none"))
         try:
+            behind = await schema_behind_of(services.store.engine)
+            if behind is not None:  # the tables this code needs are not there yet
+                raise click.ClickException(behind)
             return await work(services)
         finally:
             await services.close()
@@ -61,7 +66,8 @@ def db_upgrade(settings: Settings, revision: str) -> None:
 
 
 @main.command()
-@click.option("--name", default=None, help="The worker's name in RQ (default: host and pid).")
+@click.option("--name", default=None,
+              help="The worker's name in RQ (default: host, pid and a random suffix).")
 @click.option("--burst", is_flag=True, help="Quit once the queue is empty.")
 @click.option("--log-level", default="WARNING", show_default=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]))

@@ -124,7 +124,8 @@ class Pipeline:
     ) -> Outcome:
         def decide(game: Game) -> tuple[list[AnyEvent], Game]:
             if game.status != "lobby" or game.lobby is None:
-                raise RuleViolation("already_started", "The game has already started.")
+                raise RuleViolation("already_started", "The game has already started (to give "
+                                    "up a seat in a running game, POST /resign).")
             new: list[AnyEvent] = list(decide_lobby(game.lobby, command, player_id))
             if isinstance(command, Start):
                 assert game.state is not None

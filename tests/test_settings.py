@@ -74,3 +74,17 @@ def test_given_an_unusable_value_then_the_cli_says_so_without_a_traceback(monkey
         get_settings.cache_clear()
     assert result.exit_code == 1
     assert result.output == "Error: CYA_STATE_CACHE_SIZE must be an integer, not 'lots'\n"
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1"], ["audit", "verify", "g"],
+                                     ["projections", "rebuild"]])
+def test_given_an_unmigrated_database_then_the_cli_says_to_migrate_it(tmp_path, command):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'new.sqlite3'}"
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["--database-url", url, *command])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: schema at revision none, this code needs ")
+    assert result.output.endswith(": run `cya db upgrade`\n"), result.output

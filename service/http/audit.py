@@ -39,11 +39,13 @@ class HistoryLine(msgspec.Struct):
     ]
     command_id: Annotated[
         str | None,
-        doc("On the first event of a command sent with an id (a client's is"
-            " `player:<player id>:<Idempotency-Key>`): that id; null otherwise."),
+        doc("On the first event of a command sent with an id: a client's is"
+            " `player:<player id>:<Idempotency-Key>`, a bot move's or an expired clock's"
+            " `due:<version>:<bot_turn|deadline>`; null otherwise."),
     ]
     actor: Annotated[
-        str | None, doc("Who caused it, e.g. `player:<player id>` or `bot:<level>`.")
+        str | None, doc("Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's"
+                        " move), or `timeout:<seat>` (that seat's turn clock ran out).")
     ]
     recorded_at: Annotated[datetime, doc("When the event was stored; `hash` leaves it out.")]
     hash: Annotated[

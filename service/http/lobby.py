@@ -145,7 +145,8 @@ class GamesController(Controller):
     async def list_games(
         self, request: Authed,
         status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
-            description="Only games in this state: `lobby` ones have seats to take.")] = None,
+            description="Only games in this state: `lobby` ones have not started (a game's"
+                        " `join` says whether a seat is free).")] = None,
         edition: Annotated[Edition | None, Parameter(
             description="Only games of this edition (`GET /v1/rulesets` lists them).")] = None,
         end_mode: Annotated[EndMode | None, Parameter(

@@ -28,7 +28,7 @@ GameStatus = Literal["lobby", "playing", "finished"]
 # Players.
 
 
-# No control characters: a name is shown to other players, and PostgreSQL refuses a NUL in text.
+# No control characters: a name is shown back, and PostgreSQL refuses a NUL in text.
 # `(?![\s\S])` is the end of the string in Python and ECMAScript alike: Python's `$` would let
 # a final newline through.
 NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*(?![\s\S])"
@@ -40,7 +40,8 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     name: Annotated[
         str,
         msgspec.Meta(min_length=1, max_length=64, pattern=NO_CONTROLS),
-        doc("Display name, shown to other players: 1 to 64 characters, no control characters."),
+        doc("Display name, shown in `GET /v1/players/me`: 1 to 64 characters, no control"
+            " characters."),
     ] = "player"
 
 
