@@ -81,13 +81,23 @@ class RQScheduler:
         self.redis.close()
 
 
+def _taken_and_dropped(queue: Queue, job: Job, status: JobStatus) -> bool:
+    """Queued, yet in no queue: a worker took it (RQ moves a taken job to an intermediate
+    list) and died before starting it. RQ gives such a job up only after a minute or more,
+    and then marks it failed."""
+    if status != JobStatus.QUEUED or job.origin != queue.name:
+        return False
+    return queue.get_job_position(job.id) is None
+
+
 def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: float) -> int:
     """Enqueue again, to run now, every overdue row whose job is not queued or freshly
     running; returns how many. A stale copy is deleted first so the id names one live job.
 
     A job still scheduled though overdue is lost too: only RQ's scheduler moves it to the
     queue, and that scheduler (a child of one worker) dies with its worker or a Redis restart,
-    and comes back only at the workers' next maintenance."""
+    and comes back only at the workers' next maintenance. So is one queued in no queue
+    (`_taken_and_dropped`)."""
     now = datetime.now(UTC)
     requeued = 0
     for due in rows:
@@ -97,13 +107,14 @@ def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: f
             job = None
         if job is not None:
             status = job.get_status(refresh=False)
-            if status in WAITING_IN_QUEUE:
+            if status in WAITING_IN_QUEUE and not _taken_and_dropped(queue, job, status):
                 continue
             started = job.started_at
             if status == JobStatus.STARTED and started is not None and (
                     now - _utc(started)).total_seconds() < started_grace_s:
                 continue
             job.delete()
+            queue.intermediate_queue.remove(job.id)  # else RQ would later fail the new copy
         enqueue_due(queue, due)  # overdue already: no pacing delay, no scheduler
         requeued += 1
     return requeued

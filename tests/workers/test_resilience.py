@@ -7,11 +7,16 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
+from redis import Redis
+from rq import Queue
 
 from service.bootstrap import Services
+from service.due.rq_queue import enqueue_due, job_id, requeue_lost
 from service.events.tables import games
+from service.projections.rows import DEADLINE
 from workers.sweeper import requeued_counter
 
 from .conftest import RedisDb, Workers
@@ -116,3 +121,22 @@ async def test_given_the_worker_running_rqs_scheduler_killed_then_clocks_still_e
 def assert_sweeper_requeued(redis_db: RedisDb, api: Services) -> None:
     """The recovery came from the sweeper, not from luck."""
     assert int(redis_db.client.get(requeued_counter(api.settings.rq_queue)) or 0) >= 1
+
+
+def test_given_a_job_a_worker_took_and_died_before_starting_then_the_sweeper_requeues_it(
+        redis_db: RedisDb) -> None:
+    # RQ moves a taken job to an intermediate list, still "queued", and gives it up (as
+    # failed) only after a minute or more; the sweeper must not take it for one waiting.
+    queue = Queue("cya-due-test", connection=Redis.from_url(redis_db.url))
+    overdue = {"game_id": "g", "version": 7, "kind": DEADLINE, "seat": 0,
+               "due_at": datetime.now(UTC) - timedelta(seconds=30)}
+    waiting = {**overdue, "game_id": "h"}
+    enqueue_due(queue, waiting)
+    enqueue_due(queue, overdue)
+    queue.connection.lmove(queue.key, queue.intermediate_queue_key, "RIGHT", "LEFT")  # taken
+
+    assert requeue_lost(queue, [waiting, overdue], started_grace_s=5) == 1
+
+    assert queue.get_job_position(job_id(overdue)) is not None
+    assert queue.intermediate_queue.get_job_ids() == []
+    assert requeue_lost(queue, [waiting, overdue], started_grace_s=5) == 0  # both wait now
