@@ -95,22 +95,28 @@ def _rules_problem(opening: GameStarted, log: Sequence[Event]) -> Finding | None
     while i < len(log):
         if state.status == "finished":
             return Finding(i, "an event after the game ended")
-        best = i
-        for seat in state.pending_seats():
-            for command in legal_commands(state, seat):
-                events, after = execute(state, command, seat)
-                matched = _matching(log, i, events)
-                if matched == i + len(events):
-                    break
-                best = max(best, matched)
-            else:
-                continue
-            break
-        else:  # the longest run some command explains ends at the first wrong event
-            return Finding(min(best, len(log) - 1), "no legal command of the awaited seat "
+        explained = _explained_run(state, log, i)
+        if isinstance(explained, int):
+            return Finding(min(explained, len(log) - 1), "no legal command of the awaited seat "
                            f"{list(state.pending_seats())} leads to this event")
-        i, state = i + len(events), after
+        i, state = explained
     return None
+
+
+def _explained_run(state: GameState, log: Sequence[Event], i: int
+                   ) -> tuple[int, GameState] | int:
+    """Where the log goes on after the run of events from `i` that a legal command of an
+    awaited seat causes, and the state then; when none does, where the events of the command
+    that comes closest first differ from the log."""
+    furthest = i
+    for seat in state.pending_seats():
+        for command in legal_commands(state, seat):
+            events, after = execute(state, command, seat)
+            matched = _matching(log, i, events)
+            if events and matched == i + len(events):
+                return matched, after
+            furthest = max(furthest, matched)
+    return furthest
 
 
 def _matching(log: Sequence[Event], i: int, events: Sequence[Event]) -> int:
