@@ -34,8 +34,7 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     # When the rules last moved (the pending decision's clock starts there): a seat changing
-    # hands (a resignation) moves `updated_at`, not this. Set where events get their time:
-    # `apply_at`, and the pipeline's commit.
+    # hands (a resignation) moves `updated_at`, not this. Set by `clocked`.
     decision_since: datetime | None = None
 
     @property
@@ -74,11 +73,15 @@ def apply(game: Game, event: AnyEvent) -> Game:
     return replace(game, state=evolve(game.state, event))
 
 
+def clocked(before: Game, after: Game, at: datetime) -> Game:
+    """`after`, with the clock of its pending decision started at `at` if the rules moved
+    since `before` (a seat changing hands does not move them)."""
+    return after if after.state is before.state else replace(after, decision_since=at)
+
+
 def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:
-    """`apply`, for an event recorded at `at`: one that moves the rules starts the clock of
-    the decision it leads to."""
-    after = apply(game, event)
-    return after if after.state is game.state else replace(after, decision_since=at)
+    """`apply`, for an event recorded at `at` (`clocked`)."""
+    return clocked(game, apply(game, event), at)
 
 
 def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:

@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,7 +33,7 @@ from .events.store import (
     VersionConflict,
     visibility_of,
 )
-from .game import Game, advance, apply, apply_all, apply_at
+from .game import Game, advance, apply, apply_all, apply_at, clocked
 from .lobby import CreateGame, LobbyCommand, Start, create, decide_lobby
 from .notify import LocalPublisher, NoScheduler, Publisher, Scheduler
 from .state_cache import StateCache
@@ -261,9 +261,8 @@ class Pipeline:
                 game_id, game.version, game.last_hash, new_events, command_id=command_id,
                 body_sha256=body_sha, actor=actor, recorded_at=at,
             )
-            if after.state is not game.state:  # the rules moved: a decision's clock starts
-                after = replace(after, decision_since=at)
-            after = advance(after, batch.stored[-1].version, batch.stored[-1].hash, at)
+            after = advance(clocked(game, after, at), batch.stored[-1].version,
+                            batch.stored[-1].hash, at)
             try:
                 due = await self.committer.commit(
                     batch, after, lobby_unchanged=not creating and after.lobby is game.lobby)
@@ -297,24 +296,22 @@ class Pipeline:
         After a hint fails, that hint is skipped for `HINT_PAUSE_S`: a Redis that stops
         answering held every command for its timeout (a second), and the RQ enqueue, which
         blocks, held the whole process."""
-        now = time.monotonic()
-        if now >= self._hints_paused_until["publish"]:
-            try:
-                await self.publisher.publish(game_id, version)
-            except Exception:
-                self._pause_hint("publish")
-                log.warning("could not publish version %d of game %s; streams will poll",
-                            version, game_id, exc_info=True)
-        if now >= self._hints_paused_until["schedule"]:
-            try:
-                await self.scheduler.schedule(game_id, due)
-            except Exception:
-                self._pause_hint("schedule")
-                log.warning("could not schedule the due work of game %s; the sweeper will",
-                            game_id, exc_info=True)
+        await self._hint("publish", lambda: self.publisher.publish(game_id, version),
+                         "could not publish version %d of game %s; streams will poll",
+                         version, game_id)
+        await self._hint("schedule", lambda: self.scheduler.schedule(game_id, due),
+                         "could not schedule the due work of game %s; the sweeper will",
+                         game_id)
 
-    def _pause_hint(self, hint: str) -> None:
-        self._hints_paused_until[hint] = time.monotonic() + HINT_PAUSE_S
+    async def _hint(self, name: str, send: Callable[[], Awaitable[None]], failed: str,
+                    *args: object) -> None:
+        if time.monotonic() < self._hints_paused_until[name]:
+            return
+        try:
+            await send()
+        except Exception:
+            self._hints_paused_until[name] = time.monotonic() + HINT_PAUSE_S
+            log.warning(failed, *args, exc_info=True)
 
     async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,
                         expected: int, current: int) -> Outcome:
