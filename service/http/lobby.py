@@ -141,9 +141,14 @@ class GamesController(Controller):
         return await self._answer(runtime, outcome)
 
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
+         description="With `mine=true`, your games instead: the ones you hold a seat in or "
+                     "created, private ones included.",
          responses=problem_responses(400, 401, 429))
     async def list_games(
         self, request: Authed,
+        mine: Annotated[bool, Parameter(
+            description="Only games you hold a seat in or created, public or private (a "
+                        "seat you resigned is the bot's).")] = False,
         status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
             description="Only games in this state: `lobby` ones have not started (a game's"
                         " `join` says whether a seat is free).")] = None,
@@ -159,8 +164,14 @@ class GamesController(Controller):
         limit: Annotated[int, Parameter(ge=1, le=100,
                                         description="At most this many games.")] = 20,
     ) -> GamePage:
-        runtime = runtime_of(request)
-        q = sa.select(games).where(games.c.public.is_(True))
+        runtime, player = runtime_of(request), request.user
+        if mine:
+            # `seats` is stored as msgspec's compact JSON too (see below).
+            q = sa.select(games).where(sa.or_(
+                games.c.creator == player.player_id,
+                sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player.player_id}"')))
+        else:
+            q = sa.select(games).where(games.c.public.is_(True))
         if status is not None:
             q = q.where(games.c.status == status)
         if players is not None:

@@ -116,6 +116,26 @@ async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_page
     assert not set(ids) & {g["game_id"] for g in quick.json()["games"]}
 
 
+async def test_given_mine_then_the_games_i_sit_in_or_created_private_ones_too(api):
+    alice, bob, carol = await api.player(), await api.player(), await api.player()
+    seated = await api.game(alice, [bob], start=False, public=False, ruleset={"players": 3})
+    created_only = await api.game(bob, [], start=False, join=False, ruleset={"players": 2})
+    resigned = await api.game(carol, [bob], ruleset={"players": 2, "end_mode": "quick"})
+    await api.game(alice, [], start=False, ruleset={"players": 2})  # not bob's
+    assert (await api.post(bob, f"/v1/games/{resigned}/resign")).status_code == 200
+
+    bobs = await api.get(bob, "/v1/games", params={"mine": "true", "limit": 100})
+    bobs_lobby = await api.get(bob, "/v1/games", params={"mine": "true", "status": "lobby"})
+    carols = await api.get(carol, "/v1/games", params={"mine": "true"})
+    public = await api.get(bob, "/v1/games", params={"limit": 100})
+
+    assert bobs.status_code == 200, bobs.text
+    assert [g["game_id"] for g in bobs.json()["games"]] == [created_only, seated]
+    assert [g["game_id"] for g in bobs_lobby.json()["games"]] == [created_only, seated]
+    assert [g["game_id"] for g in carols.json()["games"]] == [resigned]  # carol still sits
+    assert seated not in {g["game_id"] for g in public.json()["games"]}  # private
+
+
 async def test_given_a_bad_cursor_or_filter_then_400(api):
     alice = await api.player()
 
