@@ -42,8 +42,10 @@ Controller = HumanSeat | BotSeat
 TIMEOUT_POLICY_DOC = (
     "What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the\n"
     "expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for\n"
-    "the rest of the game.")
-TIMEOUT_BOT_LEVEL_DOC = "How the bot that takes expired decisions plays: `random` or `greedy`."
+    "the rest of the game. Without a turn clock only `bot_level` counts: it plays the seat of\n"
+    "a player who resigns.")
+TIMEOUT_BOT_LEVEL_DOC = ("How the bot that takes expired decisions, and the seat of a player "
+                         "who resigns, plays: `random` or `greedy`.")
 HAND_OVER_AFTER_DOC = (
     "Consecutive timeouts after which the seat is handed to the bot for good, at least 1;"
     " null: never. A decision the player takes themselves starts the count again."

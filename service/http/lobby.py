@@ -16,7 +16,16 @@ from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
 from service.events.tables import SPECTATOR, game_views, games
 from service.game import Game
-from service.lobby import AddBot, BotSeat, CreateGame, HumanSeat, LeaveSeat, Start, TakeSeat
+from service.lobby import (
+    AddBot,
+    BotSeat,
+    CreateGame,
+    HumanSeat,
+    LeaveSeat,
+    Start,
+    TakeSeat,
+    TimeoutPolicy,
+)
 from service.lobby import Controller as Seat
 from service.pipeline import Outcome
 from service.players import Player
@@ -58,6 +67,7 @@ def command_id_of(player: Player, key: str | None) -> str | None:
 _rules = msgspec.json.Decoder(RuleSet)
 _ints = msgspec.json.Decoder(list[int])
 _view = msgspec.json.Decoder(GameView)
+_policy = msgspec.json.Decoder(TimeoutPolicy)
 WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
 
@@ -66,7 +76,8 @@ def summary(access: GameAccess) -> GameSummary:
     return GameSummary(
         game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
-        turn_clock=r.turn_clock, version=r.version, awaiting=_ints.decode(r.pending_seats),
+        turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
+        version=r.version, awaiting=_ints.decode(r.pending_seats),
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
 
@@ -79,7 +90,7 @@ def game_summary(game: Game) -> GameSummary:
     return GameSummary(
         game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
-        turn_clock=lobby.turn_clock, version=game.version,
+        turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )

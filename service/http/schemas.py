@@ -187,6 +187,7 @@ class GameSummary(msgspec.Struct):
     turn_clock: Annotated[
         int | None, doc("Seconds a human seat has for each decision; null: no clock.")
     ]
+    timeout_policy: Annotated[TimeoutPolicy, doc(TIMEOUT_POLICY_DOC)]
     version: Annotated[int, doc(_VERSION)]
     awaiting: Annotated[list[int], doc(_AWAITING)]
     deadline: Annotated[datetime | None, doc(_DEADLINE)]

@@ -14,11 +14,15 @@ async def test_given_a_ruleset_and_bots_when_a_game_is_created_then_201_with_the
     r = await api.post(alice, "/v1/games", {
         "ruleset": {"players": 4}, "bots": [{"level": "greedy", "seat": 3}, {}],
         "turn_clock": 60, "public": False,
+        "timeout_policy": {"bot_level": "greedy", "hand_over_after": None},
     })
+    listed = await api.get(alice, "/v1/games", params={"mine": "true"})
 
     assert r.status_code == 201, r.text
     g = r.json()
     assert g["status"] == "lobby" and g["public"] is False and g["turn_clock"] == 60
+    assert g["timeout_policy"] == {"bot_level": "greedy", "hand_over_after": None}
+    assert listed.json()["games"] == [g]
     assert g["seats"] == [{"kind": "human", "player_id": alice.player_id},
                           {"kind": "bot", "level": "random"}, None,
                           {"kind": "bot", "level": "greedy"}]
