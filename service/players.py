@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 metadata = sa.MetaData()
 
@@ -27,6 +28,16 @@ players = sa.Table(
 )
 
 KEY_PREFIX = "cya_"
+
+
+async def names_of(conn: AsyncConnection, player_ids: Iterable[str]) -> dict[str, str]:
+    """The display names of these players, by player id (an unknown id is left out)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    rows = await conn.execute(sa.select(players.c.player_id, players.c.name)
+                              .where(players.c.player_id.in_(ids)))
+    return {r.player_id: r.name for r in rows}
 
 
 def key_digest(api_key: str) -> str:

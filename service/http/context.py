@@ -126,8 +126,13 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
     row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
     if row is None:
         raise GameNotFound(game_id)
+    return access_of(row)
+
+
+def access_of(row: Any) -> GameAccess:
+    """A `games` row's access facts."""
     deadline = row.deadline
-    if deadline is not None and deadline.tzinfo is None:
+    if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
         deadline = deadline.replace(tzinfo=UTC)
     return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
                       row.version, deadline, row)

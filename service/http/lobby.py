@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -28,12 +29,20 @@ from service.lobby import (
 )
 from service.lobby import Controller as Seat
 from service.pipeline import Outcome
-from service.players import Player
+from service.players import Player, names_of
 from service.projections.rows import deadline
 from service.resign import resign
 
 from . import examples
-from .context import Authed, GameAccess, Runtime, authenticate, game_access, runtime_of
+from .context import (
+    Authed,
+    GameAccess,
+    Runtime,
+    access_of,
+    authenticate,
+    game_access,
+    runtime_of,
+)
 from .headers import IDEMPOTENCY_KEY
 from .operations import OptionalBodyOperation
 from .problems import Problem, problem_responses
@@ -71,18 +80,24 @@ _policy = msgspec.json.Decoder(TimeoutPolicy)
 WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
 
-def summary(access: GameAccess) -> GameSummary:
+def people(creator: str, seats: Sequence[Seat | None]) -> list[str]:
+    """The player ids a game's summary names: its creator and its human seats'."""
+    return [creator] + [s.player_id for s in seats if isinstance(s, HumanSeat)]
+
+
+def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
     r = access.row
     return GameSummary(
         game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
+        names={p: names[p] for p in people(r.creator, access.seats) if p in names},
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
         version=r.version, awaiting=_ints.decode(r.pending_seats),
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
 
 
-def game_summary(game: Game) -> GameSummary:
+def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
     """The summary of a folded game: what `summary` reads from its games row."""
     lobby, state = game.lobby, game.state
     assert lobby is not None and state is not None and game.created_at is not None
@@ -90,6 +105,7 @@ def game_summary(game: Game) -> GameSummary:
     return GameSummary(
         game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
+        names={p: names[p] for p in people(lobby.creator, lobby.seats) if p in names},
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
@@ -198,11 +214,11 @@ class GamesController(Controller):
         q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
         async with runtime.services.store.read() as conn:
             rows = (await conn.execute(q)).all()
-        page = [summary(GameAccess(r.game_id, r.status, r.creator, r.public,
-                                   msgspec.json.decode(r.seats, type=list[Seat | None]),
-                                   r.version, r.deadline, r)) for r in rows]
+            found = [access_of(r) for r in rows[:limit]]
+            names = await names_of(conn, (p for a in found for p in people(a.creator,
+                                                                            a.seats)))
+        page = [summary(access, names) for access in found]
         more = len(rows) > limit
-        page = page[:limit]
         next_cursor = None
         if more and rows:
             last = rows[limit - 1]
@@ -219,8 +235,9 @@ class GamesController(Controller):
             access.viewer(player)
             raw = await conn.scalar(sa.select(game_views.c.view).where(
                 game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
+            names = await names_of(conn, people(access.creator, access.seats))
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
-        return GameDetail(summary(access), view)
+        return GameDetail(summary(access, names), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
@@ -281,10 +298,11 @@ class GamesController(Controller):
         """The game after the command; for a repeated Idempotency-Key, as the first request
         left it (its first result), not as it is now."""
         if outcome.replayed:
-            return game_summary(
-                await runtime.services.pipeline.at_version(outcome.game_id, outcome.version))
-        return await self._summary(runtime, outcome.game_id)
-
-    async def _summary(self, runtime: Runtime, game_id: str) -> GameSummary:
+            game = await runtime.services.pipeline.at_version(outcome.game_id, outcome.version)
+            assert game.lobby is not None
+            async with runtime.services.store.read() as conn:
+                names = await names_of(conn, people(game.lobby.creator, game.lobby.seats))
+            return game_summary(game, names)
         async with runtime.services.store.read() as conn:
-            return summary(await game_access(conn, game_id))
+            access = await game_access(conn, outcome.game_id)
+            return summary(access, await names_of(conn, people(access.creator, access.seats)))

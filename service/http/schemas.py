@@ -184,6 +184,11 @@ class GameSummary(msgspec.Struct):
         doc("Who controls each seat, by seat number: a human player or a bot; null: open for a"
             " human player to take."),
     ]
+    names: Annotated[
+        dict[str, str],
+        doc("The display names of the game's creator and of the players in `seats`, by "
+            "player id."),
+    ]
     turn_clock: Annotated[
         int | None, doc("Seconds a human seat has for each decision; null: no clock.")
     ]

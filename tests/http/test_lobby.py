@@ -121,7 +121,7 @@ async def test_given_games_when_the_lobby_is_listed_then_filters_and_cursor_page
 
 
 async def test_given_mine_then_the_games_i_sit_in_or_created_private_ones_too(api):
-    alice, bob, carol = await api.player(), await api.player(), await api.player()
+    alice, bob, carol = [await api.player(n) for n in ("alice", "bob", "carol")]
     seated = await api.game(alice, [bob], start=False, public=False, ruleset={"players": 3})
     created_only = await api.game(bob, [], start=False, join=False, ruleset={"players": 2})
     resigned = await api.game(carol, [bob], ruleset={"players": 2, "end_mode": "quick"})
@@ -138,6 +138,10 @@ async def test_given_mine_then_the_games_i_sit_in_or_created_private_ones_too(ap
     assert [g["game_id"] for g in bobs_lobby.json()["games"]] == [created_only, seated]
     assert [g["game_id"] for g in carols.json()["games"]] == [resigned]  # carol still sits
     assert seated not in {g["game_id"] for g in public.json()["games"]}  # private
+    # Each summary names the creator and the players seated; bob resigned his seat to a bot.
+    assert [g["names"] for g in bobs.json()["games"]] == [
+        {bob.player_id: "bob"}, {alice.player_id: "alice", bob.player_id: "bob"}]
+    assert carols.json()["games"][0]["names"] == {carol.player_id: "carol"}
 
 
 async def test_given_a_bad_cursor_or_filter_then_400(api):
