@@ -26,6 +26,8 @@ from service.domain.docs import doc
 from service.events.store import IdempotencyKeyReused, VersionConflict
 from service.pipeline import GameNotFound
 
+from .choices import choices_at
+
 log = logging.getLogger("cya.http")
 
 PROBLEM_TYPE = "https://cya.example/problems/"
@@ -55,8 +57,9 @@ class ProblemBody(msgspec.Struct, kw_only=True):
     errors: Annotated[
         list[dict[str, Any]] | None,
         doc("With 400 `malformed_request`, when a parameter or the body failed validation: one"
-            " object per failure, with `message` and, where known, `key` (the field) and"
-            " `source` (such as `body`, `query` or `header`)."),
+            " object per failure, with `message` and, where known, `key` (the field),"
+            " `source` (such as `body`, `query` or `header`) and, for a value outside a fixed"
+            " set, `allowed` (the values the field takes)."),
     ] = None
 
 
@@ -260,7 +263,29 @@ def to_problem(exc: Exception) -> Problem:
 
 
 def problem_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    return to_problem(exc).to_response(request)
+    problem = to_problem(exc)
+    if isinstance(problem.extra, dict):
+        for error in problem.extra.get("errors") or ():
+            _name_choices(request, error)
+    return problem.to_response(request)
+
+
+def _name_choices(request: Request[Any, Any, Any], error: Any) -> None:
+    """A refused enum value's error lists the values the field takes (`allowed`)."""
+    if not (isinstance(error, dict) and str(error.get("message", "")).startswith("Invalid ")):
+        return
+    handler, key = request.scope.get("route_handler"), str(error.get("key", ""))
+    if handler is None:
+        return
+    if error.get("source") == "body":
+        field = handler.parsed_data_field
+        path = "" if key == "data" else key
+    else:
+        field, path = handler.parsed_fn_signature.parameters.get(key), ""
+    allowed = choices_at(field.annotation, path) if field is not None else None
+    if allowed:
+        error["allowed"] = allowed
+        error["message"] += f"; allowed: {', '.join(allowed)}"
 
 
 EXCEPTION_HANDLERS = {Exception: problem_handler, HTTPException: problem_handler}

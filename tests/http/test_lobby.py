@@ -163,6 +163,25 @@ async def test_given_a_bad_cursor_or_filter_then_400(api):
     for r in bad_cursors:
         assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
     assert bad_status.status_code == 400
+    assert bad_status.json()["errors"][0]["allowed"] == ["finished", "lobby", "playing"]
+
+
+async def test_given_a_value_outside_a_fixed_set_then_the_400_lists_the_allowed_ones(api):
+    alice = await api.player()
+
+    level = await api.post(alice, "/v1/games", {"ruleset": {"players": 2},
+                                                "bots": [{"level": "smart"}]})
+    edition = await api.get(alice, "/v1/games", params={"edition": "first"})
+    command = await api.post(alice, "/v1/games/some-game/commands", {"type": "fly"})
+    number = await api.post(alice, "/v1/games", {"ruleset": {"players": 9}})
+
+    assert level.json()["errors"] == [{
+        "message": "Invalid enum value 'smart'; allowed: greedy, random",
+        "key": "bots[0].level", "source": "body", "allowed": ["greedy", "random"]}]
+    assert edition.json()["errors"][0]["allowed"] == ["classic_2011", "en_2022", "de_2024"]
+    assert {"form_set", "discard", "respond"} <= set(command.json()["errors"][0]["allowed"])
+    assert command.status_code == level.status_code == number.status_code == 400
+    assert "allowed" not in number.json()["errors"][0]  # a range, not a set
 
 
 async def test_given_a_body_of_the_wrong_types_then_400_naming_the_field_and_no_game(api):
