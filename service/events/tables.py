@@ -72,10 +72,24 @@ games = sa.Table(
     sa.Column("created_at", Timestamp, nullable=False),
     sa.Column("updated_at", Timestamp, nullable=False),
     sa.Index("ix_games_status", "status", "created_at"),
+    # The lobby, newest first, without a status filter, and `?mine=true` (by creator, and on
+    # PostgreSQL by seat: `SEATS_INDEX`). None of these columns changes once a game is
+    # dealt, so commands still update the row in place.
+    sa.Index("ix_games_created", "created_at", "game_id"),
+    sa.Index("ix_games_creator", "creator", "created_at"),
     # Every command rewrites its game's row and views. Free room on the page lets PostgreSQL
     # update them in place (HOT: no new index entries), and prune old versions as it goes.
     postgresql_with={"fillfactor": 50},
 )
+
+# PostgreSQL only: the games a player sits in, found by JSON containment (`seats_hold`). SQLite
+# has no such index and scans.
+SEATS_JSONB = sa.cast(games.c.seats, postgresql.JSONB)
+SEATS_INDEX = sa.Index("ix_games_seats", SEATS_JSONB.label("seats_jsonb"),
+                       postgresql_using="gin",
+                       postgresql_ops={"seats_jsonb": "jsonb_path_ops"}).ddl_if(
+                           dialect="postgresql")
+
 
 SPECTATOR = -1  # the `viewer` of the spectator view
 HANDS = -2  # the `viewer` of the row holding every seat's hand (never served as it is)

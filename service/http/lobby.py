@@ -12,10 +12,11 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Controller, get, post
 from litestar.params import Body, HeaderParameter, Parameter
+from sqlalchemy.dialects.postgresql import JSONB
 
 from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
-from service.events.tables import SPECTATOR, game_views, games
+from service.events.tables import SEATS_JSONB, SPECTATOR, game_views, games
 from service.game import Game
 from service.lobby import (
     AddBot,
@@ -77,6 +78,7 @@ _rules = msgspec.json.Decoder(RuleSet)
 _ints = msgspec.json.Decoder(list[int])
 _view = msgspec.json.Decoder(GameView)
 _policy = msgspec.json.Decoder(TimeoutPolicy)
+_json = msgspec.json.Encoder().encode
 WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
 
@@ -133,6 +135,15 @@ def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
             raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
         seats[seats.index(None)] = controller
     return tuple(seats)
+
+
+def _seated(player_id: str, *, sqlite: bool) -> sa.ColumnElement[bool]:
+    """Whether a games row's seats hold the player: by JSON containment on PostgreSQL (its
+    index, `SEATS_INDEX`), by substring on SQLite (`seats` is msgspec's compact JSON)."""
+    if sqlite:
+        return sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player_id}"')
+    held = sa.cast(sa.literal(_json([{"player_id": player_id}]).decode()), JSONB)
+    return SEATS_JSONB.op("@>")(held)
 
 
 def _cursor(token: str | None) -> tuple[datetime, str] | None:
@@ -193,10 +204,9 @@ class GamesController(Controller):
     ) -> GamePage:
         runtime, player = runtime_of(request), request.user
         if mine:
-            # `seats` is stored as msgspec's compact JSON too (see below).
             q = sa.select(games).where(sa.or_(
                 games.c.creator == player.player_id,
-                sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player.player_id}"')))
+                _seated(player.player_id, sqlite=runtime.services.store.sqlite)))
         else:
             q = sa.select(games).where(games.c.public.is_(True))
         if status is not None:
