@@ -170,8 +170,11 @@ class Pipeline:
             return list(events), replace(game, state=state)
 
         body = self.store.codec.encode_any(command) + f"\0{seat}".encode()
-        outcome = await self._run(game_id, decide, body, actor or f"seat:{seat}", command_id,
-                                  expected_version, dry_run=dry_run)
+        # A dry run commits nothing, so its key names nothing: it must not answer with the
+        # committed outcome of an earlier command sent with that key.
+        outcome = await self._run(game_id, decide, body, actor or f"seat:{seat}",
+                                  None if dry_run else command_id, expected_version,
+                                  dry_run=dry_run)
         return replace(outcome, partial=True) if partial and not outcome.committed else outcome
 
     async def take(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
@@ -161,6 +161,24 @@ def _cursor(token: str | None) -> tuple[datetime, str] | None:
     raise Problem(400, "malformed_request", "Not a cursor this API gave out.")
 
 
+async def _after_check(check: Callable[[], object], command_id: str | None,
+                       run: Callable[[], Awaitable[Outcome]]) -> Outcome:
+    """`run` once the caller passes the access `check`. A retry with an Idempotency-Key gets
+    its first result even where that result took the access away (a resignation, leaving a
+    private game): the pipeline answers a repeated command id with the first outcome, and is
+    asked before the refusal stands."""
+    try:
+        check()
+    except Problem as refused:
+        if command_id is None:
+            raise
+        try:
+            return await run()
+        except RuleViolation:
+            raise refused from None
+    return await run()
+
+
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["lobby"]
@@ -290,19 +308,25 @@ class GamesController(Controller):
                      idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
-            (await game_access(conn, game_id)).seat(player)
-        return await self._answer(runtime, await resign(
-            runtime.services.pipeline, game_id, player.player_id,
-            command_id_of(player, idempotency_key)))
+            access = await game_access(conn, game_id)
+        command_id = command_id_of(player, idempotency_key)
+        return await self._answer(runtime, await _after_check(
+            lambda: access.seat(player), command_id,
+            lambda: resign(runtime.services.pipeline, game_id, player.player_id, command_id)))
 
     async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
                      LeaveSeat, player: Player, key: str | None) -> GameSummary:
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
-        if not isinstance(command, TakeSeat):  # a private game's id is its invitation
-            access.viewer(player)
-        return await self._answer(runtime, await runtime.services.pipeline.lobby(
-            game_id, command, player.player_id, command_id_of(player, key)))
+        command_id = command_id_of(player, key)
+
+        def check() -> None:
+            if not isinstance(command, TakeSeat):  # a private game's id is its invitation
+                access.viewer(player)
+
+        return await self._answer(runtime, await _after_check(
+            check, command_id, lambda: runtime.services.pipeline.lobby(
+                game_id, command, player.player_id, command_id)))
 
     async def _answer(self, runtime: Runtime, outcome: Outcome) -> GameSummary:
         """The game after the command; for a repeated Idempotency-Key, as the first request

@@ -264,6 +264,35 @@ async def test_given_a_lobby_command_retried_then_the_first_result_not_the_game_
     assert first.json()["seats"][1] == {"kind": "human", "player_id": bob.player_id}
 
 
+async def test_given_a_retry_of_a_command_that_took_the_access_away_then_its_first_result(api):
+    # Resigning (or leaving a private game) takes the caller's access away: the retry of a
+    # request whose answer was lost must still get that answer, not 403.
+    alice, bob, carol = await api.player(), await api.player(), await api.player()
+    running = await api.game(alice, [bob], ruleset={"players": 2, "end_mode": "quick"},
+                             public=False)
+    lobby = await api.game(alice, [carol], start=False, public=False,
+                           ruleset={"players": 3})
+    resign, leave = {"Idempotency-Key": "resign-1"}, {"Idempotency-Key": "leave-1"}
+
+    resigned = [await api.post(bob, f"/v1/games/{running}/resign", headers=resign)
+                for _ in range(2)]
+    unkeyed = await api.post(bob, f"/v1/games/{running}/resign")
+    other_key = await api.post(bob, f"/v1/games/{running}/resign",
+                               headers={"Idempotency-Key": "resign-2"})
+    left = [await api.post(carol, f"/v1/games/{lobby}/leave", headers=leave) for _ in range(2)]
+    never_seated = await api.post(bob, f"/v1/games/{lobby}/leave", headers=leave)
+
+    assert [r.status_code for r in resigned] == [200, 200], resigned[1].text
+    assert resigned[0].json() == resigned[1].json()
+    assert resigned[1].json()["seats"][1] == {"kind": "bot", "level": "random"}
+    assert [r.status_code for r in left] == [200, 200], left[1].text
+    assert left[0].json() == left[1].json() and left[1].json()["seats"][1] is None
+    # Without the first request's key, the refusal stands.
+    assert unkeyed.status_code == other_key.status_code == never_seated.status_code == 403
+    assert other_key.json()["code"] == "private_game"
+    assert never_seated.json()["code"] == "private_game"
+
+
 async def test_given_an_empty_idempotency_key_then_400_and_nothing_done(api):
     alice, bob = await api.player(), await api.player()
     game_id = await api.game(alice, [], start=False, ruleset={"players": 2})

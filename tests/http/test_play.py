@@ -104,6 +104,23 @@ async def test_given_dry_run_then_events_come_back_and_nothing_is_committed(api)
     assert after["version"] == view["version"]
 
 
+async def test_given_a_dry_run_with_a_used_key_then_never_the_committed_result(api):
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    key = {"Idempotency-Key": "move-1"}
+
+    sent = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key)
+    dry = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key,
+                         params={"dry_run": "true"})
+
+    assert sent.status_code == 200 and sent.json()["committed"] is True
+    # Decided afresh on the game as it is now: refused, or what it would do, uncommitted.
+    assert dry.status_code in (409, 422) or dry.json()["committed"] is False, dry.text
+    assert dry.status_code != 200 or not dry.json()["replayed"]
+
+
 async def test_given_a_dry_run_of_a_challenge_then_it_stops_before_the_defenders_answer(api):
     # Whether the defender answers or concedes at once depends on its hand: a dry run that
     # showed the automatic concession would tell the challenger what that hand lacks.
