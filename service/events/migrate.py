@@ -33,12 +33,18 @@ def _scripts() -> ScriptDirectory:
     return ScriptDirectory(str(MIGRATIONS))
 
 
+def head_revision() -> str:
+    """The newest migration: the schema this code needs."""
+    head = _scripts().get_current_head()
+    assert head is not None
+    return head
+
+
 def schema_behind(conn: Connection) -> str | None:
     """Why the database's schema is older than this code needs (no schema at all, or a
     revision before the newest), or None. A revision this code does not know is newer: a
     rolled-back release may serve it, since migrations only add."""
-    scripts = _scripts()
-    head = scripts.get_current_head()
+    scripts, head = _scripts(), head_revision()
     current = MigrationContext.configure(conn).get_current_revision()
     if current == head:
         return None

@@ -63,6 +63,9 @@ IF_NONE_MATCH = RawHeader(
                 "at that version.")
 
 
+_PER_CALLER = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+
+
 def parse_version_tag(tag: str) -> int | None:
     """An If-Match value, already held to `IF_MATCH`'s pattern: 12, "12" or W/"12", or `*`
     (any version: None)."""
@@ -121,8 +124,15 @@ class ViewOperation(RawHeadersOperation):
         super().__post_init__()
         ok = (self.responses or {}).get("200")
         if isinstance(ok, OpenAPIResponse):
-            ok.headers = {"ETag": OpenAPIHeader(description='The game version, e.g. "12"',
-                                                schema=Schema(type=OpenAPIType.STRING))}
+            text = Schema(type=OpenAPIType.STRING)
+            ok.headers = {
+                "ETag": OpenAPIHeader(description='The game version, e.g. "12" (the same for '
+                                                  'every seat: see Vary)', schema=text),
+                "Cache-Control": OpenAPIHeader(description="`private, no-cache`: the view is "
+                                                           "yours; revalidate with the ETag.",
+                                               schema=text),
+                "Vary": OpenAPIHeader(description="`Authorization`: each key sees its own "
+                                                  "view.", schema=text)}
 
 
 class CommandOperation(RawHeadersOperation):
@@ -182,13 +192,15 @@ class PlayController(Controller):
             if found is None:
                 raise GameNotFound(game_id)
             version, body = found
-        etag = f'"{version}"'
-        if if_none_match is not None and none_match_holds(if_none_match, etag):
+        # Each seat's view of a version has that version's ETag: a cache must keep them apart
+        # by key (Vary) and never share one (private).
+        headers = {"ETag": f'"{version}"', **_PER_CALLER}
+        if if_none_match is not None and none_match_holds(if_none_match, headers["ETag"]):
             return Response(content=b"", status_code=304,  # type: ignore[arg-type]
-                            headers={"ETag": etag})
+                            headers=headers)
         # The bytes are a ViewOut already (see views.py); Response passes bytes through.
         return Response(content=body, media_type="application/json",  # type: ignore[arg-type]
-                        headers={"ETag": etag})
+                        headers=headers)
 
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
@@ -222,7 +234,8 @@ class PlayController(Controller):
         dry_run: Annotated[bool, Parameter(
             description="Decide the command and answer what it would cause, without "
                         "committing it, as far as it follows from what you can see (see "
-                        "`partial` in the answer).")] = False,
+                        "`partial` in the answer). Decided on the game as it is now: an "
+                        "`Idempotency-Key` is ignored.")] = False,
     ) -> Response[CommandResult]:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline

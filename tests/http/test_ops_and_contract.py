@@ -19,7 +19,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.engine import url as sa_url
 
 from service.config import Settings
-from service.events.migrate import upgrade
+from service.events.migrate import head_revision, upgrade
 from service.http.contract import CONTRACT, render
 from service.http.problems import to_problem
 from service.http.settings import HttpSettings
@@ -89,7 +89,7 @@ async def test_given_an_unmigrated_database_then_not_ready_until_the_migrations_
     finally:
         stop(live)
 
-    reason = "schema at revision none, this code needs 0006: run `cya db upgrade`"
+    reason = f"schema at revision none, this code needs {head_revision()}: run `cya db upgrade`"
     assert before.status_code == 503
     assert before.json()["checks"] == {"database": f"not ready: {reason}"}
     assert recorded.messages == [f"the database is not ready for this code: {reason}"]
@@ -113,7 +113,8 @@ def test_given_a_database_migrated_to_an_older_revision_then_not_ready_and_503_n
 
     assert ready.status_code == 503
     assert ready.json()["checks"]["database"] == (
-        "not ready: schema at revision 0001, this code needs 0006: run `cya db upgrade`")
+        f"not ready: schema at revision 0001, this code needs {head_revision()}: run "
+        "`cya db upgrade`")
     assert player.status_code == 503, player.text
     assert player.json()["code"] == "database_unavailable"
 

@@ -35,6 +35,9 @@ async def test_given_a_started_game_then_each_seat_sees_its_own_hand_and_the_ver
         body = r.json()
         assert r.status_code == 200 and body["seat"] == seat
         assert r.headers["etag"] == f'"{body["version"]}"'
+        # One ETag, two hands: no cache may hand one seat's view to another.
+        assert r.headers["vary"] == "Authorization"
+        assert r.headers["cache-control"] == "private, no-cache"
         assert len(body["view"]["hand"]) == body["view"]["seats"][seat]["hand_count"]
     assert set(views[0].json()["view"]["hand"]).isdisjoint(views[1].json()["view"]["hand"])
 
@@ -53,6 +56,7 @@ async def test_given_the_current_etag_when_if_none_match_then_304(api):
 
     assert again.status_code == in_a_list.status_code == 304
     assert again.headers["etag"] == in_a_list.headers["etag"] == etag
+    assert again.headers["vary"] == "Authorization"
     assert other.status_code == 200 and other.json() == first.json()
     assert too_long.status_code == 400 and too_long.json()["code"] == "malformed_request"
     assert too_long.json()["errors"] == [{"message": "Expected `str` of length <= 64",

@@ -6,6 +6,7 @@ import subprocess
 from dataclasses import replace
 
 from service.config import Settings
+from service.events.migrate import head_revision
 
 from .conftest import CYA, ROOT, worker_env
 
@@ -25,5 +26,5 @@ def test_given_an_unmigrated_database_then_the_worker_refuses_to_start_and_says_
     assert refused.returncode == 1
     assert refused.stderr.strip().endswith(
         "cya worker: the database is not ready for this code: schema at revision none, "
-        "this code needs 0006: run `cya db upgrade`")
+        f"this code needs {head_revision()}: run `cya db upgrade`")
     assert served.returncode == 0, served.stderr
