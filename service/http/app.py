@@ -53,7 +53,7 @@ DESCRIPTION = """\
 Cover Your Assets as a service. Create a player (`POST /v1/players`) to get an API key and
 send it as `Authorization: Bearer <key>` on every other call. Errors are RFC 9457
 problem+json with a stable `code`. Requests are rate limited per API key (per client
-address without a valid key); every answer
+address without a valid key); every answer of a route
 carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`,
 and a 429 carries `Retry-After`.
 """

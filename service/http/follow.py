@@ -97,17 +97,18 @@ class FollowController(Controller):
         limit: Annotated[int, Parameter(
             ge=1, le=500, description="At most this many events (JSON pages only).")] = 100,
         last_event_id: Annotated[str | None, HeaderParameter(
-            name="Last-Event-ID", required=False, max_length=9, pattern=f"^{VERSION_DIGITS}$",
-            schema_extra=HEADER_SCHEMA,
+            name="Last-Event-ID", required=False, max_length=9,
+            pattern=f"^({VERSION_DIGITS})?$", schema_extra=HEADER_SCHEMA,
             description="Event stream only: the last `id` received. The stream resumes after "
-                        "it; it takes precedence over `after`.")] = None,
+                        "it; it takes precedence over `after`. Empty (an event source that "
+                        "has received no id yet): as if not sent.")] = None,
     ) -> Response[EventPage]:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = access.viewer(player)
         if _prefers_stream(request.headers.get("accept")):
-            start = after if last_event_id is None else int(last_event_id)
+            start = int(last_event_id) if last_event_id else after
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, game_id, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 import msgspec
 import sqlalchemy as sa
-from litestar import Controller, get, post
+from litestar import Controller, Response, get, post
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -179,22 +181,38 @@ async def _after_check(check: Callable[[], object], command_id: str | None,
     return await run()
 
 
+@dataclass
+class CreatedOperation(Operation):
+    """`POST /v1/games` answers with the new game's address (Litestar's own documentation of
+    a response header has no room for its schema)."""
+
+    def __post_init__(self) -> None:
+        created = (self.responses or {}).get("201")
+        if isinstance(created, OpenAPIResponse):
+            created.description = "The game, created."
+            created.headers = {"Location": OpenAPIHeader(
+                description="The new game: `/v1/games/{game_id}`.", required=True,
+                schema=Schema(type=OpenAPIType.STRING))}
+
+
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["lobby"]
     before_request = staticmethod(authenticate)
 
     @post("/", operation_id="createGame", summary="Create a game", status_code=201,
-          responses=WRITE_PROBLEMS)
+          responses=problem_responses(400, 401, 409, 413, 422, 429),
+          operation_class=CreatedOperation)
     async def create_game(self, request: Authed,
                           data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
-                          idempotency_key: IdempotencyKey = None) -> GameSummary:
+                          idempotency_key: IdempotencyKey = None) -> Response[GameSummary]:
         runtime, player = runtime_of(request), request.user
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
                              data.timeout_policy.policy(), data.public)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
-        return await self._answer(runtime, outcome)
+        return Response(await self._answer(runtime, outcome), status_code=201,
+                        headers={"Location": f"/v1/games/{outcome.game_id}"})
 
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
          description="With `mine=true`, your games instead: the ones you hold a seat in or "
@@ -206,8 +224,8 @@ class GamesController(Controller):
             description="Only games you hold a seat in or created, public or private (a "
                         "seat you resigned is the bot's).")] = False,
         status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
-            description="Only games in this state: `lobby` ones have not started (a game's"
-                        " `join` says whether a seat is free).")] = None,
+            description="Only games in this state: `lobby` ones have not started (a null in"
+                        " a game's `seats` is a free seat).")] = None,
         edition: Annotated[Edition | None, Parameter(
             description="Only games of this edition (`GET /v1/rulesets` lists them).")] = None,
         end_mode: Annotated[EndMode | None, Parameter(
@@ -260,7 +278,8 @@ class GamesController(Controller):
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
-            access.viewer(player)
+            if access.status != "lobby":  # before the deal a private game's id invites:
+                access.viewer(player)     # its summary shows what joining means
             raw = await conn.scalar(sa.select(game_views.c.view).where(
                 game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
             names = await names_of(conn, people(access.creator, access.seats))

@@ -63,9 +63,14 @@ class ProblemBody(msgspec.Struct, kw_only=True):
     ] = None
 
 
+_MAX_DETAIL = 300
+
+
 class Problem(ProblemDetailsException):
     def __init__(self, status: int, code: str, detail: str, *,
                  headers: dict[str, str] | None = None, **extra: Any) -> None:
+        if len(detail) > _MAX_DETAIL:  # it may quote the request: a 60 KB path, say
+            detail = detail[:_MAX_DETAIL] + "…"
         super().__init__(
             status_code=status, detail=detail, headers=headers,
             type_=PROBLEM_TYPE + code.replace("_", "-"),

@@ -28,10 +28,10 @@ GameStatus = Literal["lobby", "playing", "finished"]
 # Players.
 
 
-# No control characters: a name is shown back, and PostgreSQL refuses a NUL in text.
-# `(?![\s\S])` is the end of the string in Python and ECMAScript alike: Python's `$` would let
-# a final newline through.
-NO_CONTROLS = r"^[^\x00-\x1f\x7f-\x9f]*(?![\s\S])"
+# A name is shown to other players: something visible, on one line, without control characters
+# (PostgreSQL refuses a NUL in text). `(?![\s\S])` is the end of the string in Python and
+# ECMAScript alike: Python's `$` would let a final newline through.
+DISPLAY_NAME = r"^(?=[\s\S]*\S)[^\x00-\x1f\x7f-\x9f\u2028\u2029]*(?![\s\S])"
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -39,9 +39,9 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Annotated[
         str,
-        msgspec.Meta(min_length=1, max_length=64, pattern=NO_CONTROLS),
-        doc("Display name, shown in `GET /v1/players/me`: 1 to 64 characters, no control"
-            " characters."),
+        msgspec.Meta(min_length=1, max_length=64, pattern=DISPLAY_NAME),
+        doc("Display name, shown in `GET /v1/players/me` and in the summaries of your games:"
+            " 1 to 64 characters, not all blank, no control characters or line breaks."),
     ] = "player"
 
 
@@ -213,7 +213,9 @@ class GameDetail(msgspec.Struct):
 class GamePage(msgspec.Struct):
     """A page of the lobby, as `GET /v1/games` returns it."""
 
-    games: Annotated[list[GameSummary], doc("Public games that match the filters, newest first.")]
+    games: Annotated[list[GameSummary], doc(
+        "The games that match the filters (public ones, or with `mine=true` yours), newest "
+        "first.")]
     next_cursor: Annotated[
         str | None, doc("Pass it as `?cursor=` for the next page; null on the last page.")
     ]

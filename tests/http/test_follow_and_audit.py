@@ -108,6 +108,18 @@ async def test_given_last_event_id_then_the_stream_resumes_after_it(api):
     assert [g["id"] for g in got if "id" in g] == [current - 1, current]
 
 
+async def test_given_an_empty_last_event_id_then_the_stream_starts_from_after(api):
+    # An event source that has received no id yet sends the header empty (the SSE spec's
+    # reset): it resumes nowhere, so `after` (or the start) decides.
+    game_id, seats = await _game(api, played=2)
+    current = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+
+    got = await _sse(api.http, f"/v1/games/{game_id}/events?after={current - 1}",
+                     {**seats[1].auth, "Last-Event-ID": ""}, 1)
+
+    assert [g["id"] for g in got if "id" in g] == [current]
+
+
 async def test_given_a_last_event_id_that_is_no_version_then_400(api):
     # The stream's ids are versions, and EventSource sends back the last one it received:
     # anything else is a client's mistake, which resuming from the start would hide.

@@ -20,6 +20,7 @@ async def test_given_a_ruleset_and_bots_when_a_game_is_created_then_201_with_the
 
     assert r.status_code == 201, r.text
     g = r.json()
+    assert r.headers["location"] == f"/v1/games/{g['game_id']}"
     assert g["status"] == "lobby" and g["public"] is False and g["turn_clock"] == 60
     assert g["timeout_policy"] == {"bot_level": "greedy", "hand_over_after": None}
     assert listed.json()["games"] == [g]
@@ -207,14 +208,28 @@ async def test_given_a_body_of_the_wrong_types_then_400_naming_the_field_and_no_
 
 
 async def test_given_a_private_game_then_outsiders_get_403_and_unknown_ids_404(api):
-    alice, eve = await api.player(), await api.player()
+    alice, bob, eve = await api.player(), await api.player(), await api.player()
     game_id = await api.game(alice, [], start=False, public=False, ruleset={"players": 2})
 
+    # Before the deal the id is an invitation: whoever has it may look before joining.
+    invited = await api.get(bob, f"/v1/games/{game_id}")
+    assert (await api.post(bob, f"/v1/games/{game_id}/seats")).status_code == 200
+    assert (await api.post(alice, f"/v1/games/{game_id}/start")).status_code == 200
     private = await api.get(eve, f"/v1/games/{game_id}")
     unknown = await api.get(eve, "/v1/games/no-such-game")
 
+    assert invited.status_code == 200 and invited.json()["summary"]["seats"][1] is None
+    assert invited.json()["view"] is None
     assert private.status_code == 403 and private.json()["code"] == "private_game"
     assert unknown.status_code == 404 and unknown.json()["code"] == "game_not_found"
+
+
+async def test_given_a_huge_bad_game_id_then_the_400_does_not_echo_it_whole(api):
+    alice = await api.player()
+
+    r = await api.get(alice, "/v1/games/" + "!" * 60_000)
+
+    assert r.status_code == 400 and len(r.json()["detail"]) <= 301, r.text[:300]
 
 
 async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(api):

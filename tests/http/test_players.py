@@ -72,7 +72,8 @@ async def test_given_no_body_then_a_player_is_still_created(api):
 async def test_given_a_name_with_control_characters_then_400_other_characters_are_kept(api):
     # PostgreSQL refuses a NUL in text: such a name reached the database as a 500.
     refused = [await api.http.post("/v1/players", json={"name": name})
-               for name in ("a\x00b", "\x00", "line\nbreak", "trailing\n", "del\x7f", "c1\x85")]
+               for name in ("a\x00b", "\x00", "line\nbreak", "trailing\n", "del\x7f", "c1\x85",
+                            "   ", "\t", "para\u2029graph", "line\u2028sep")]
     zoe = await api.player("Zoë 🎲 ☂")
 
     for r in refused:
