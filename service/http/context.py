@@ -7,6 +7,7 @@ spectator's, or nothing (403) for a private game they have no part in.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ import msgspec
 import sqlalchemy as sa
 from litestar import Request
 from litestar.datastructures import State
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import HeaderParameter, ParameterKwarg
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.bootstrap import Services
@@ -28,7 +31,7 @@ from service.pipeline import GameNotFound, Pipeline
 from service.players import Player, PlayerDirectory
 
 from .feeds import Feeds
-from .problems import forbidden, header, unauthorized
+from .problems import forbidden, header, malformed, unauthorized
 from .settings import HttpSettings
 from .views import MemoryViews
 
@@ -164,6 +167,30 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     if player is None:
         raise unauthorized("Unknown API key.")
     request.scope["user"] = player
+    if request.scope["query_string"]:
+        _refuse_unknown_query(request)
+
+
+def _refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
+    """400 for a query parameter the operation does not take, as for an unknown body field: a
+    misspelt filter (`?edtion=`) silently ignored would list the wrong games."""
+    known = _query_names(request.route_handler)
+    for name in request.query_params:
+        if name not in known:
+            takes = sorted(known - request.path_params.keys())
+            raise malformed(request, "query", name, "Unknown query parameter; this operation "
+                            f"takes: {', '.join(takes) or 'none'}", allowed=takes)
+
+
+@functools.cache
+def _query_names(handler: HTTPRouteHandler) -> frozenset[str]:
+    """The handler's parameters that are neither headers nor cookies (path parameters are
+    among them: harmless)."""
+    return frozenset(
+        kwarg.query or name
+        for name, field in handler.parsed_fn_signature.parameters.items()
+        if isinstance(kwarg := field.kwarg_definition, ParameterKwarg)
+        and not (isinstance(kwarg, HeaderParameter) or kwarg.header or kwarg.cookie))
 
 
 def _bearer(request: Request[Any, Any, Any]) -> str | None:

@@ -151,12 +151,13 @@ def forbidden(code: str, detail: str) -> Problem:
     return Problem(403, code, detail)
 
 
-def malformed(request: Request[Any, Any, Any], source: str, key: str, message: str) -> Problem:
+def malformed(request: Request[Any, Any, Any], source: str, key: str, message: str,
+              **more: Any) -> Problem:
     """The 400 Litestar gives for a parameter or body that fails validation."""
     url = request.url
     path = url.path + (f"?{url.query}" if url.query else "")
     return Problem(400, "malformed_request", f"Validation failed for {request.method} {path}",
-                   errors=[{"message": message, "key": key, "source": source}])
+                   errors=[{"message": message, "key": key, "source": source, **more}])
 
 
 def not_your_decision(awaiting: tuple[int, ...]) -> Problem:

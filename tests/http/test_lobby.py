@@ -167,6 +167,27 @@ async def test_given_a_bad_cursor_or_filter_then_400(api):
     assert bad_status.json()["errors"][0]["allowed"] == ["finished", "lobby", "playing"]
 
 
+async def test_given_an_unknown_query_parameter_then_400_naming_those_there_are(api):
+    # As an unknown body field: a misspelt filter ignored would list the wrong games.
+    alice = await api.player()
+    game_id = await api.game(alice, [], start=False, ruleset={"players": 2})
+
+    typo = await api.get(alice, "/v1/games", params={"edtion": "de_2024"})
+    on_view = await api.get(alice, f"/v1/games/{game_id}/view", params={"wait": "3"})
+    known = await api.get(alice, f"/v1/games/{game_id}/view", params={"timeout": "0"})
+    keyless = await api.http.get("/v1/games", params={"edtion": "de_2024"})
+
+    assert typo.status_code == 400 and typo.json()["errors"] == [{
+        "message": "Unknown query parameter; this operation takes: cursor, edition, end_mode, "
+                   "limit, mine, players, status",
+        "key": "edtion", "source": "query",
+        "allowed": ["cursor", "edition", "end_mode", "limit", "mine", "players", "status"]}]
+    assert on_view.status_code == 400
+    assert on_view.json()["errors"][0]["allowed"] == ["timeout", "wait_for_version"]
+    assert known.status_code == 200
+    assert keyless.status_code == 401  # who you are comes first, as for every other error
+
+
 async def test_given_a_value_outside_a_fixed_set_then_the_400_lists_the_allowed_ones(api):
     alice = await api.player()
 
@@ -242,8 +263,9 @@ async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(a
     for method, path in routes:
         for game_id in ("\x00", "a\x00b", "\u00e9", "a" * 65, "a\tb", "a b"):
             body = {"type": "end_turn"} if path.endswith("/commands") else None
+            params = {"version": 1} if path.endswith("/state") else None
             r = await api.http.request(method.upper(), path.replace("{game_id}", quote(
-                game_id, safe="")), params={"version": 1}, json=body, headers=alice.auth)
+                game_id, safe="")), params=params, json=body, headers=alice.auth)
 
             assert r.status_code == 400, (method, path, game_id, r.text)
             assert r.json()["code"] == "malformed_request"
