@@ -82,7 +82,7 @@ games = sa.Table(
     postgresql_with={"fillfactor": 50},
 )
 
-# PostgreSQL only: the games a player sits in, found by JSON containment (`seats_hold`). SQLite
+# PostgreSQL only: the games a player sits in, by JSON containment (`?mine=true`). SQLite
 # has no such index and scans.
 SEATS_JSONB = sa.cast(games.c.seats, postgresql.JSONB)
 SEATS_INDEX = sa.Index("ix_games_seats", SEATS_JSONB.label("seats_jsonb"),
