@@ -40,6 +40,7 @@ from .problems import (
     problem_responses,
     rule_violation,
 )
+from .raw import RawJson
 from .schemas import (
     VERSION_DIGITS,
     CommandResult,
@@ -63,7 +64,7 @@ IF_NONE_MATCH = RawHeader(
                 "at that version.")
 
 
-_PER_CALLER = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+_PER_CALLER = ((b"cache-control", b"private, no-cache"), (b"vary", b"Authorization"))
 
 
 def parse_version_tag(tag: str) -> int | None:
@@ -192,15 +193,13 @@ class PlayController(Controller):
             if found is None:
                 raise GameNotFound(game_id)
             version, body = found
+        etag = f'"{version}"'
         # Each seat's view of a version has that version's ETag: a cache must keep them apart
         # by key (Vary) and never share one (private).
-        headers = {"ETag": f'"{version}"', **_PER_CALLER}
-        if if_none_match is not None and none_match_holds(if_none_match, headers["ETag"]):
-            return Response(content=b"", status_code=304,  # type: ignore[arg-type]
-                            headers=headers)
-        # The bytes are a ViewOut already (see views.py); Response passes bytes through.
-        return Response(content=body, media_type="application/json",  # type: ignore[arg-type]
-                        headers=headers)
+        headers = ((b"etag", etag.encode()), *_PER_CALLER)
+        if if_none_match is not None and none_match_holds(if_none_match, etag):
+            return RawJson(b"", headers, status_code=304)
+        return RawJson(body, headers)  # the bytes are a ViewOut already (see views.py)
 
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",
@@ -263,6 +262,5 @@ class PlayController(Controller):
         viewer = seat if outcome.committed else None
         events = [EventOut(s.version, redacted_for(s, viewer)) for s in outcome.events]
         # Encoded here: Litestar's encoding of a returned Struct costs more (2.6 µs).
-        body = _encode(CommandResult(game_id, outcome.version, events, outcome.replayed,
-                                     outcome.committed, outcome.partial))
-        return Response(content=body, media_type="application/json")  # type: ignore[arg-type]
+        return RawJson(_encode(CommandResult(game_id, outcome.version, events, outcome.replayed,
+                                             outcome.committed, outcome.partial)))
