@@ -58,11 +58,22 @@ def db() -> None:
 @click.argument("revision", default="head")
 @click.pass_obj
 def db_upgrade(settings: Settings, revision: str) -> None:
-    """Run the migrations up to REVISION (default: head)."""
-    from .events.migrate import upgrade
+    """Run the migrations up to REVISION (default: head). Migrations only go up: a REVISION
+    older than the database's leaves it as it is."""
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
 
-    upgrade(settings.database_url, revision)
-    click.echo(f"database at {revision}")
+    from .events.migrate import revision_of, upgrade
+
+    try:
+        upgrade(settings.database_url, revision)
+        now = asyncio.run(revision_of(settings.database_url))
+    except CommandError as e:  # an unknown revision
+        raise click.ClickException(str(e)) from None
+    except (SQLAlchemyError, OSError) as e:  # the database is out of reach
+        raise click.ClickException(f"cannot reach the database: {e}") from None
+    click.echo(f"database at {now}" if now == revision or revision == "head"
+               else f"database at {now} (asked for {revision}: migrations only go up)")
 
 
 @main.command()

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from service.cli import main
 from service.config import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
+from service.events.migrate import head_revision
 from service.http.settings import HttpSettings
 
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
@@ -88,3 +89,26 @@ def test_given_an_unmigrated_database_then_the_cli_says_to_migrate_it(tmp_path, 
     assert result.exit_code == 1
     assert result.output.startswith("Error: schema at revision none, this code needs ")
     assert result.output.endswith(": run `cya db upgrade`\n"), result.output
+
+
+def test_given_db_upgrade_then_it_names_the_revision_the_database_is_at(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+    get_settings.cache_clear()
+    try:
+        def cya(*args: str):
+            return CliRunner().invoke(main, ["--database-url", url, "db", "upgrade", *args])
+
+        first, older, unknown = cya(), cya("0005"), cya("9999")
+        unreachable = CliRunner().invoke(main, [
+            "--database-url", "postgresql+asyncpg://nobody@127.0.0.1:1/none", "db", "upgrade"])
+    finally:
+        get_settings.cache_clear()
+    assert first.exit_code == 0 and first.output == f"database at {head_revision()}\n"
+    assert older.exit_code == 0, older.output
+    assert older.output == (f"database at {head_revision()} (asked for 0005: migrations only "
+                            "go up)\n")
+    assert unknown.exit_code == 1 and unknown.output.startswith("Error: ")
+    assert "9999" in unknown.output and "Traceback" not in unknown.output
+    assert unreachable.exit_code == 1, unreachable.output
+    assert unreachable.output.startswith("Error: cannot reach the database: ")
+    assert len(unreachable.output.splitlines()) <= 3

@@ -6,12 +6,14 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .engine import create_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -45,12 +47,30 @@ def schema_behind(conn: Connection) -> str | None:
     revision before the newest), or None. A revision this code does not know is newer: a
     rolled-back release may serve it, since migrations only add."""
     scripts, head = _scripts(), head_revision()
-    current = MigrationContext.configure(conn).get_current_revision()
+    current = current_revision(conn)
     if current == head:
         return None
     if current is not None and current not in {s.revision for s in scripts.walk_revisions()}:
         return None
     return f"schema at revision {current or 'none'}, this code needs {head}: run `cya db upgrade`"
+
+
+def current_revision(conn: Connection) -> str | None:
+    """The database's migration revision (None before the first), read from Alembic's table
+    itself: `MigrationContext` logs two INFO lines each time, and readiness asks every few
+    seconds."""
+    if not sa.inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+
+
+async def revision_of(database_url: str) -> str | None:
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            return await conn.run_sync(current_revision)
+    finally:
+        await engine.dispose()
 
 
 async def schema_behind_of(engine: AsyncEngine) -> str | None:
