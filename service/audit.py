@@ -58,7 +58,9 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
     rows = await store.read_as_stored(game_id)
     after = await _recorded_version(store, game_id)
     if not rows:
-        return VerifyReport(game_id, False, 0, 0, 0, None, "no such game")
+        return VerifyReport(game_id, False, 0, 0, 0, None, "no such game" if before is None
+                            else f"the log is empty, yet the game's record is at version "
+                                 f"{before}")
 
     def bad(version: int, reason: str, rounds: int = 0, draws: int = 0) -> VerifyReport:
         return VerifyReport(game_id, False, len(rows), rounds, draws, version, reason)

@@ -75,7 +75,9 @@ def audit(log: Sequence[Event]) -> AuditResult:
         try:
             state = evolve(state, ev)
         except Exception as exc:  # a log the rules cannot replay is itself the finding
-            findings.append(Finding(i, f"the rules cannot apply this event: {exc!r}"))
+            findings.append(Finding(i, "the event contradicts the game before it (a card that "
+                                    "is not where it says, say): the rules cannot apply it "
+                                    f"({type(exc).__name__}: {exc})"))
             break
     first = min(findings, key=lambda f: f.index) if findings else None
     if first is None and isinstance(log[0], GameStarted) and log[0].seed is not None:
@@ -97,7 +99,10 @@ def _rules_problem(opening: GameStarted, log: Sequence[Event]) -> Finding | None
             return Finding(i, "an event after the game ended")
         explained = _explained_run(state, log, i)
         if isinstance(explained, int):
-            return Finding(min(explained, len(log) - 1), "no legal command of the awaited seat "
+            if explained >= len(log):  # every event left matched, and the command had more
+                return Finding(len(log) - 1, "the log stops partway through the events of one "
+                               "command: those that follow this event are missing")
+            return Finding(explained, "no legal command of the awaited seat "
                            f"{list(state.pending_seats())} leads to this event")
         i, state = explained
     return None

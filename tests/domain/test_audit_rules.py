@@ -97,3 +97,21 @@ def test_given_events_cut_out_or_added_then_the_audit_names_where():
     assert audit(log[:i] + log[i + 1:]).finding.index == i  # the turn never started
     assert audit([*log, log[-1]]).finding.index == len(log)  # nothing comes after the end
     assert "after the game ended" in audit([*log, log[-1]]).finding.reason
+
+
+def test_given_the_log_cut_inside_a_commands_events_then_the_audit_says_so():
+    log = _game(RULESET, 10)
+    # The final command's events end with the game's end: cut the last one off.
+    finding = audit(log[:-1]).finding
+    assert finding is not None and finding.index == len(log) - 2
+    assert "partway through the events of one command" in finding.reason
+
+
+def test_given_an_event_the_rules_cannot_apply_then_the_reason_says_what_it_means():
+    log = _game(RULESET, 11)
+    i = next(i for i, e in enumerate(log) if getattr(e, "card", None) is not None)
+    log[i] = replace(log[i], card="no_such_card#1")
+    finding = audit(log).finding
+    assert finding is not None and finding.index <= i
+    assert finding.reason.startswith("the event contradicts the game before it")
+    assert "Error(" not in finding.reason  # not a Python repr

@@ -77,6 +77,14 @@ async def test_given_a_changed_hash_or_a_missing_event_then_verify_names_it(serv
     report = await verify(services.store, game_id)
     assert report.first_bad_version == 5 and "missing" in report.reason
 
+    async with services.store.write() as conn:  # the whole log, its record kept
+        await conn.execute(sa.delete(events).where(events.c.game_id == game_id))
+    emptied = await verify(services.store, game_id)
+    unknown = await verify(services.store, "no-such-game")
+    assert not emptied.ok and emptied.reason.startswith("the log is empty, yet the game's "
+                                                        "record is at version ")
+    assert unknown.reason == "no such game"
+
 
 async def _rechain(services, game_id: str) -> None:
     """Recompute every hash after a change, as anyone who can write to the database can."""
