@@ -27,6 +27,7 @@ from .events.codec import AnyEvent
 from .events.log_tail import LogTail
 from .events.store import (
     AppendRejected,
+    DamagedLog,
     EventStore,
     IdempotencyKeyReused,
     StoredEvent,
@@ -63,7 +64,10 @@ def fold_stored(game: Game, stored: Sequence[StoredEvent]) -> Game:
     """`game` with stored events folded in, each at the time it was recorded (a rules event
     starts the pending decision's clock, `Game.decision_since`)."""
     for s in stored:
-        game = apply_at(game, s.event, s.recorded_at)
+        try:
+            game = apply_at(game, s.event, s.recorded_at)
+        except Exception as exc:  # the rules cannot replay what is stored
+            raise DamagedLog(game.game_id, s.version) from exc
     return advance(game, stored[-1].version, stored[-1].hash, stored[-1].recorded_at)
 
 

@@ -36,6 +36,15 @@ class VersionConflict(Exception):
         self.game_id, self.expected, self.current = game_id, expected, current
 
 
+class DamagedLog(Exception):
+    """A game's stored events cannot be read, or the rules cannot replay them: the database was
+    changed outside the service (or a bug). The audit (`verify`) says where and how."""
+
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__(f"game {game_id}: the stored log breaks at version {version}")
+        self.game_id, self.version = game_id, version
+
+
 class IdempotencyKeyReused(Exception):
     """The command id was used before with a different command."""
 
@@ -227,7 +236,10 @@ class EventStore:
         return [self.decode_row(r) for r in rows]
 
     def decode_row(self, r: Any) -> StoredEvent:
-        ev = self.codec.decode(r.type, r.schema_version, r.data)
+        try:
+            ev = self.codec.decode(r.type, r.schema_version, r.data)
+        except (ValueError, msgspec.MsgspecError) as exc:
+            raise DamagedLog(r.game_id, r.version) from exc
         return StoredEvent(r.game_id, r.version, r.type, r.schema_version, ev, r.visibility,
                            r.command_id, r.actor, as_utc(r.recorded_at), r.hash)
 

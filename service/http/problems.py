@@ -23,7 +23,7 @@ from litestar.plugins.problem_details import ProblemDetailsException
 
 from service.domain import RuleViolation
 from service.domain.docs import doc
-from service.events.store import IdempotencyKeyReused, VersionConflict
+from service.events.store import DamagedLog, IdempotencyKeyReused, VersionConflict
 from service.pipeline import GameNotFound
 
 from .choices import choices_at
@@ -262,6 +262,12 @@ def to_problem(exc: Exception) -> Problem:
                            "This Idempotency-Key was used for a different command.")
         case GameNotFound():
             return Problem(404, "game_not_found", "No such game.")
+        case DamagedLog():
+            log.error("damaged log: %s", exc, exc_info=exc)
+            return Problem(500, "damaged_log",
+                           f"This game's stored log breaks at version {exc.version}: it cannot "
+                           f"be read or replayed. GET /v1/games/{exc.game_id}/verify says what "
+                           "is wrong; nothing was changed.")
         case HTTPException():
             return _from_http(exc)
     log.exception("unhandled error", exc_info=exc)

@@ -8,6 +8,10 @@ import json
 import random
 
 import httpx
+import sqlalchemy as sa
+
+from service.events.engine import create_engine
+from service.events.tables import events
 
 
 async def _game(api, *, played: int = 0):
@@ -266,3 +270,28 @@ async def test_given_an_earlier_version_then_state_shows_my_view_as_it_was(api):
     assert then.json()["view"]["seats"][1]["hand_count"] > 0
     assert future.status_code == 404 and future.json()["code"] == "version_not_found"
     assert missing.status_code == 400
+
+
+async def test_given_a_log_damaged_in_the_database_then_a_clear_problem_not_a_bare_500(api,
+                                                                                      live):
+    # Someone with write access changed a stored event's type: the reads that decode or replay
+    # the log say which version breaks and point at /verify, which names the damage.
+    game_id, seats = await _game(api, played=2)
+    engine = create_engine(live.settings.database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.update(events).where(events.c.game_id == game_id,
+                                                       events.c.version == 3)
+                               .values(type="bogus"))
+    finally:
+        await engine.dispose()
+
+    page = await api.get(seats[0], f"/v1/games/{game_id}/events")
+    state = await api.get(seats[0], f"/v1/games/{game_id}/state", params={"version": 4})
+    verified = await api.get(seats[0], f"/v1/games/{game_id}/verify")
+
+    for r in (page, state):
+        assert r.status_code == 500 and r.json()["code"] == "damaged_log", r.text
+        assert "version 3" in r.json()["detail"] and "/verify" in r.json()["detail"]
+    assert verified.status_code == 200 and verified.json()["ok"] is False
+    assert verified.json()["first_bad_version"] == 3
