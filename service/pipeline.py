@@ -316,9 +316,11 @@ class Pipeline:
             return
         try:
             await send()
-        except Exception:
+        except Exception as exc:
             self._hints_paused_until[name] = time.monotonic() + HINT_PAUSE_S
-            log.warning(failed, *args, exc_info=True)
+            # One line: a Redis that is away fails every hint the same way.
+            log.warning(failed + " (%s: %s)", *args, type(exc).__name__, exc)
+            log.debug("the hint's failure", exc_info=True)
 
     async def _conflict(self, game_id: str, command_id: str | None, body_sha: str,
                         expected: int, current: int) -> Outcome:
