@@ -26,6 +26,16 @@ async def _two_player_game(api):
     return game_id, seats
 
 
+async def _first_move(api):
+    """A new two-player game, its seats, its first view, the player to move and their first
+    legal command."""
+    game_id, seats = await _two_player_game(api)
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    return game_id, seats, view, me, command
+
+
 async def test_given_a_started_game_then_each_seat_sees_its_own_hand_and_the_version_etag(api):
     game_id, seats = await _two_player_game(api)
 
@@ -95,10 +105,7 @@ async def test_given_the_pending_seat_then_legal_commands_post_as_they_are(api):
 
 
 async def test_given_dry_run_then_events_come_back_and_nothing_is_committed(api):
-    game_id, seats = await _two_player_game(api)
-    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
-    me = seats[view["awaiting"][0]]
-    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    game_id, _seats, view, me, command = await _first_move(api)
 
     dry = await api.post(me, f"/v1/games/{game_id}/commands", command,
                          params={"dry_run": "true"})
@@ -109,10 +116,7 @@ async def test_given_dry_run_then_events_come_back_and_nothing_is_committed(api)
 
 
 async def test_given_a_dry_run_with_a_used_key_then_never_the_committed_result(api):
-    game_id, seats = await _two_player_game(api)
-    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
-    me = seats[view["awaiting"][0]]
-    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    game_id, _seats, _view, me, command = await _first_move(api)
     key = {"Idempotency-Key": "move-1"}
 
     sent = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key)
@@ -151,10 +155,7 @@ async def test_given_a_dry_run_of_a_challenge_then_it_stops_before_the_defenders
 
 
 async def test_given_an_idempotency_key_when_a_command_is_retried_then_the_first_result(api):
-    game_id, seats = await _two_player_game(api)
-    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
-    me = seats[view["awaiting"][0]]
-    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    game_id, _seats, _view, me, command = await _first_move(api)
     key = {"Idempotency-Key": "cmd-1"}
 
     first = await api.post(me, f"/v1/games/{game_id}/commands", command, headers=key)
@@ -229,10 +230,7 @@ async def _claim_the_bots_keys(api: Api) -> None:
 
 
 async def test_given_a_stale_if_match_then_409_with_the_current_version(api):
-    game_id, seats = await _two_player_game(api)
-    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
-    me = seats[view["awaiting"][0]]
-    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    game_id, seats, view, me, command = await _first_move(api)
 
     r = await api.post(me, f"/v1/games/{game_id}/commands", command,
                        headers={"If-Match": f'"{view["version"] - 1}"'})
@@ -460,10 +458,7 @@ async def test_given_another_process_handed_my_seat_to_a_bot_then_it_is_not_mine
 
 
 async def test_given_malformed_command_headers_then_400_naming_the_header(api):
-    game_id, seats = await _two_player_game(api)
-    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
-    me = seats[view["awaiting"][0]]
-    command = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"][0]
+    game_id, _seats, view, me, command = await _first_move(api)
     url = f"/v1/games/{game_id}/commands"
     pattern = r'^((W/)?"?[0-9]{1,9}"?|\*)$'
 
