@@ -155,7 +155,9 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
 
     A hook, not a dependency: resolving a dependency (a signature model, a cleanup group, an
     exit stack) cost a tenth of a cached `GET /view`. It runs before the parameters and the
-    body are read, so a call without a key gets 401 whatever else is wrong with it.
+    body are read, so a call without a key gets 401 whatever else is wrong with it. Once the
+    caller is known, a query parameter the operation does not take is a 400 (as an unknown
+    body field is), before Litestar would silently ignore it.
 
     OPTIONS needs no key: it names a path's methods, which the published contract names too."""
     if request.scope["method"] == "OPTIONS":

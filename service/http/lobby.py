@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Literal
@@ -26,6 +26,7 @@ from service.lobby import (
     CreateGame,
     HumanSeat,
     LeaveSeat,
+    Lobby,
     Start,
     TakeSeat,
     TimeoutPolicy,
@@ -84,9 +85,14 @@ _json = msgspec.json.Encoder().encode
 WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
 
-def people(creator: str, seats: Sequence[Seat | None]) -> list[str]:
+def people(game: GameAccess | Lobby) -> list[str]:
     """The player ids a game's summary names: its creator and its human seats'."""
-    return [creator] + [s.player_id for s in seats if isinstance(s, HumanSeat)]
+    return [game.creator] + [s.player_id for s in game.seats if isinstance(s, HumanSeat)]
+
+
+def _named(game: GameAccess | Lobby, names: dict[str, str]) -> dict[str, str]:
+    """The game's `people` with their names, from `names` (which may hold other games')."""
+    return {p: names[p] for p in people(game) if p in names}
 
 
 def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
@@ -94,7 +100,7 @@ def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
     return GameSummary(
         game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
-        names={p: names[p] for p in people(r.creator, access.seats) if p in names},
+        names=_named(access, names),
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
         version=r.version, awaiting=_ints.decode(r.pending_seats),
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
@@ -109,7 +115,7 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
     return GameSummary(
         game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
-        names={p: names[p] for p in people(lobby.creator, lobby.seats) if p in names},
+        names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
@@ -261,8 +267,7 @@ class GamesController(Controller):
         async with runtime.services.store.read() as conn:
             rows = (await conn.execute(q)).all()
             found = [access_of(r) for r in rows[:limit]]
-            names = await names_of(conn, (p for a in found for p in people(a.creator,
-                                                                            a.seats)))
+            names = await names_of(conn, (p for access in found for p in people(access)))
         page = [summary(access, names) for access in found]
         more = len(rows) > limit
         next_cursor = None
@@ -282,7 +287,7 @@ class GamesController(Controller):
                 access.viewer(player)     # its summary shows what joining means
             raw = await conn.scalar(sa.select(game_views.c.view).where(
                 game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
-            names = await names_of(conn, people(access.creator, access.seats))
+            names = await names_of(conn, people(access))
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
         return GameDetail(summary(access, names), view)
 
@@ -338,14 +343,11 @@ class GamesController(Controller):
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         command_id = command_id_of(player, key)
-
-        def check() -> None:
-            if not isinstance(command, TakeSeat):  # a private game's id is its invitation
-                access.viewer(player)
-
         return await self._answer(runtime, await _after_check(
-            check, command_id, lambda: runtime.services.pipeline.lobby(
-                game_id, command, player.player_id, command_id)))
+            # A private game's id is its invitation: anyone who has it may take a seat.
+            lambda: isinstance(command, TakeSeat) or access.viewer(player), command_id,
+            lambda: runtime.services.pipeline.lobby(game_id, command, player.player_id,
+                                                    command_id)))
 
     async def _answer(self, runtime: Runtime, outcome: Outcome) -> GameSummary:
         """The game after the command; for a repeated Idempotency-Key, as the first request
@@ -354,8 +356,7 @@ class GamesController(Controller):
             game = await runtime.services.pipeline.at_version(outcome.game_id, outcome.version)
             assert game.lobby is not None
             async with runtime.services.store.read() as conn:
-                names = await names_of(conn, people(game.lobby.creator, game.lobby.seats))
-            return game_summary(game, names)
+                return game_summary(game, await names_of(conn, people(game.lobby)))
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, outcome.game_id)
-            return summary(access, await names_of(conn, people(access.creator, access.seats)))
+            return summary(access, await names_of(conn, people(access)))

@@ -20,16 +20,17 @@ class RawJson(Response[Any]):
     def __init__(self, body: bytes, headers: Sequence[tuple[bytes, bytes]] = (),
                  status_code: int = 200) -> None:
         super().__init__(body, status_code=status_code, media_type="application/json")
-        self.raw_headers, self.status = headers, status_code
+        self.raw_headers = headers
 
     def to_asgi_response(self, *args: Any, **kwargs: Any) -> Any:
         """No headers or cookies come from the route's layers here (a route answering with
         this sets none): only the body's own and `raw_headers`."""
+        status = self.status_code or 200
         headers = [*self.raw_headers]
-        if self.status != 304:
+        if status != 304:
             headers += ((b"content-type", b"application/json"),
                         (b"content-length", b"%d" % len(self.content)))
-        return _Prepared(self.status, headers, self.content)
+        return _Prepared(status, headers, self.content)
 
 
 class _Prepared:
