@@ -37,16 +37,16 @@ import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
-from service.bootstrap import Services, build
-from service.config import Settings
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.domain.bots import random_policy
-from service.due.rq_queue import RQScheduler
-from service.events.migrate import upgrade
-from service.events.tables import games
-from service.lobby import BotSeat, CreateGame, HumanSeat, Start
-from service.notify import CHANNEL_PREFIX
+from service.pipeline.hooks import CHANNEL_PREFIX
 from service.projections.rows import BOT_TURN
+from service.scheduling.rq_scheduler import RQScheduler
+from service.store.migrate import upgrade
+from service.store.tables import games
+from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 REDIS = os.environ.get("CYA_BENCH_REDIS", "redis://127.0.0.1:6379")

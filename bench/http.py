@@ -65,10 +65,10 @@ def serve(port: int, views_from_db: bool) -> None:
     import uvicorn
     from litestar import Litestar, get, post
 
-    from service.bootstrap import tune_gc
-    from service.config import Settings
     from service.http.app import create_app
     from service.http.settings import HttpSettings
+    from service.wiring.bootstrap import tune_gc
+    from service.wiring.settings import Settings
 
     @post("/bench/hello", status_code=200)
     async def hello_post(data: dict[str, Any]) -> dict[str, Any]:
@@ -462,7 +462,7 @@ def main() -> int:
     if args.serve:
         serve(args.serve, args.views_from_db)
         return 0
-    from service.events.migrate import upgrade
+    from service.store.migrate import upgrade
 
     name = f"cya_bench_http_{uuid.uuid4().hex[:10]}"
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))

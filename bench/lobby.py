@@ -32,10 +32,10 @@ from typing import Any  # noqa: E402
 import asyncpg  # noqa: E402
 from litestar.testing import AsyncTestClient  # noqa: E402
 
-from service.config import Settings  # noqa: E402
-from service.events.migrate import upgrade  # noqa: E402
 from service.http.app import create_app  # noqa: E402
 from service.http.settings import HttpSettings  # noqa: E402
+from service.store.migrate import upgrade  # noqa: E402
+from service.wiring.settings import Settings  # noqa: E402
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 TARGETS = {"mine_ms": 10.0, "newest_ms": 10.0}

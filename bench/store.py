@@ -28,13 +28,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import asyncpg
 
-from service.bootstrap import build, tune_gc
-from service.config import Settings
 from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
 from service.domain.bots import random_policy
-from service.events.migrate import upgrade
-from service.lobby import BotSeat, CreateGame, Start
 from service.projections.rebuild import rebuild
+from service.store.migrate import upgrade
+from service.table.lobby import BotSeat, CreateGame, Start
+from service.wiring.bootstrap import build, tune_gc
+from service.wiring.settings import Settings
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 TARGETS = {"pipeline_vs_raw_insert": 0.5, "pipeline_vs_eventsourcing": 3.0,

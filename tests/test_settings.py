@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
-from service.config import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
-from service.events.migrate import head_revision
+from service.cli.main import main
 from service.http.settings import HttpSettings
+from service.store.migrate import head_revision
+from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
 
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
              "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",

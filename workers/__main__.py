@@ -1,8 +1,7 @@
 """`python -m workers`: the same as `cya worker`, with settings from the environment."""
 
-from service.config import Settings
-
-from .main import run
+from service.wiring.settings import Settings
+from workers.main import run
 
 if __name__ == "__main__":
     run(Settings.from_env())

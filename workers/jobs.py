@@ -1,4 +1,4 @@
-"""RQ job functions. Each is a thin synchronous shell around `service.due`: the same body the
+"""RQ job functions. Each is a thin synchronous shell around `service.scheduling`: the same body the
 in-process scheduler runs.
 
 The worker runs jobs in its own process (`SimpleWorker`, see `main.py`), so one event loop and
@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
-from service.bootstrap import Services, build
-from service.config import Settings
-from service.due import decisions
+from service.scheduling import decision_job
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 
 
 @dataclass
@@ -46,7 +46,7 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     """A bot's move (`bot_turn`) or an expired clock (`deadline`), if the game still waits."""
     rt = runtime()
     return rt.loop.run_until_complete(
-        decisions.take_due_decision(rt.services.pipeline, game_id, version, kind, seat)
+        decision_job.take_due_decision(rt.services.pipeline, game_id, version, kind, seat)
     )
 
 

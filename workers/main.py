@@ -21,13 +21,12 @@ import socket
 from redis import Redis
 from rq import Queue, SimpleWorker
 
-from service.bootstrap import tune_gc
-from service.config import Settings
-from service.events.engine import create_engine
-from service.events.migrate import schema_behind_of
-
-from . import jobs
-from .sweeper import Sweeper
+from service.store.engine import create_engine
+from service.store.migrate import schema_behind_of
+from service.wiring.bootstrap import tune_gc
+from service.wiring.settings import Settings
+from workers import jobs
+from workers.sweeper import Sweeper
 
 MAINTENANCE_INTERVAL_S = 30
 

@@ -15,11 +15,11 @@ import threading
 from redis import Redis
 from rq import Queue
 
-from service.config import Settings
-from service.due.overdue import overdue_rows
-from service.due.rq_queue import requeue_lost
-from service.events.engine import create_engine
-from service.events.store import EventStore
+from service.projections.due import overdue_rows
+from service.scheduling.rq_scheduler import requeue_lost
+from service.store.engine import create_engine
+from service.store.event_store import EventStore
+from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
 

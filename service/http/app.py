@@ -20,29 +20,28 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
-from service.bootstrap import build, tune_gc
-from service.config import Settings, get_settings
-from service.due.schedulers import start as start_due_work
-from service.events.hot_reads import HotReads
-from service.events.migrate import schema_behind_of
-from service.notify import Scheduler
-from service.players import PlayerDirectory
-
-from .audit import AuditController
-from .catalogue import list_rulesets
-from .context import Runtime, rate_limit_identity
-from .feeds import Feeds
-from .follow import FollowController
-from .lobby import GamesController
-from .metrics import request_metrics
-from .operations import DocumentedStructSchemaPlugin
-from .ops import healthz, metrics, readyz
-from .play import PlayController
-from .players import PlayersController
-from .problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
-from .rate_limit import CountingRateLimitConfig
-from .settings import HttpSettings, get_http_settings
-from .views import MemoryViews
+from service.http.context import Runtime, rate_limit_identity
+from service.http.feeds import Feeds
+from service.http.metrics import request_metrics
+from service.http.openapi import DocumentedStructSchemaPlugin
+from service.http.problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
+from service.http.rate_limit import CountingRateLimitConfig
+from service.http.routes.audit import AuditController
+from service.http.routes.follow import FollowController
+from service.http.routes.games import GamesController
+from service.http.routes.health import healthz, metrics, readyz
+from service.http.routes.play import PlayController
+from service.http.routes.players import PlayersController
+from service.http.routes.rulesets import list_rulesets
+from service.http.settings import HttpSettings, get_http_settings
+from service.pipeline.hooks import Scheduler
+from service.players.directory import PlayerDirectory
+from service.projections.views import MemoryViews
+from service.store.hot_reads import HotReads
+from service.store.migrate import schema_behind_of
+from service.wiring.bootstrap import build, tune_gc
+from service.wiring.schedulers import start as start_due_work
+from service.wiring.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 

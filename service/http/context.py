@@ -22,18 +22,17 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import HeaderParameter, ParameterKwarg
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.bootstrap import Services
-from service.events.hot_reads import HotReads, compiled
-from service.events.tables import games
-from service.game import Game
-from service.lobby import Controller, seat_of
+from service.http.feeds import Feeds
+from service.http.problems import forbidden, header, malformed, unauthorized
+from service.http.settings import HttpSettings
 from service.pipeline import GameNotFound, Pipeline
-from service.players import Player, PlayerDirectory
-
-from .feeds import Feeds
-from .problems import forbidden, header, malformed, unauthorized
-from .settings import HttpSettings
-from .views import MemoryViews
+from service.players.directory import Player, PlayerDirectory
+from service.projections.views import MemoryViews
+from service.store.hot_reads import HotReads, compiled
+from service.store.tables import games
+from service.table.game import Game
+from service.table.lobby import Controller, seat_of
+from service.wiring.bootstrap import Services
 
 decode_seats = msgspec.json.Decoder(list[Controller | None]).decode  # the games row's `seats`
 

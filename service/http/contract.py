@@ -13,13 +13,13 @@ from pathlib import Path
 
 from litestar.serialization import encode_json
 
-from service.config import Settings
+from service.wiring.settings import Settings
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 def render() -> str:
-    from .app import create_app
+    from service.http.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:  # the schema needs no database, only the app
         app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp}/contract.sqlite3"))

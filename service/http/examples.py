@@ -22,8 +22,7 @@ from service.domain import (
     redact,
 )
 from service.domain.commands import FormSet
-
-from .schemas import CommandResult, EventOut, EventPage, LegalCommands, ViewOut
+from service.http.schemas import CommandResult, EventOut, EventPage, LegalCommands, ViewOut
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",

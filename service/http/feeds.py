@@ -13,8 +13,8 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from service.events.store import EventStore, StoredEvent
-from service.notify import Publisher
+from service.pipeline.hooks import Publisher
+from service.store.event_store import EventStore, StoredEvent
 
 log = logging.getLogger("cya.http.feeds")
 

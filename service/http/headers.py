@@ -19,7 +19,7 @@ from litestar.enums import ParamType
 from litestar.openapi.spec import OpenAPIType, Operation, Schema
 from litestar.openapi.spec import Parameter as OpenAPIParameter
 
-from .problems import header, malformed
+from service.http.problems import header, malformed
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,9 @@ from litestar.plugins.problem_details import ProblemDetailsException
 
 from service.domain import RuleViolation
 from service.domain.docs import doc
-from service.events.store import DamagedLog, IdempotencyKeyReused, VersionConflict
+from service.http.choices import choices_at
 from service.pipeline import GameNotFound
-
-from .choices import choices_at
+from service.store.event_store import DamagedLog, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("cya.http")
 

@@ -12,8 +12,8 @@ from litestar.params import Parameter
 from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
-from service.events.codec import AnyEvent
-from service.lobby import (
+from service.store.codec import AnyEvent
+from service.table.lobby import (
     HAND_OVER_AFTER_DOC,
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
-from service.config import env_flag, env_number
+from service.wiring.settings import env_flag, env_number
 
 
 def _origins(name: str, default: str) -> tuple[str, ...]:

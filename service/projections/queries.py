@@ -10,10 +10,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.events.store import as_utc
-from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
-
-from .rows import seat_view_json
+from service.projections.rows import seat_view_json
+from service.store.event_store import as_utc
+from service.store.tables import HANDS, SPECTATOR, due_work, game_views, games
 
 
 @dataclass(frozen=True, slots=True)

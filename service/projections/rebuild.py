@@ -15,12 +15,11 @@ import sqlalchemy as sa
 from msgspec.structs import replace
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.events.store import EventStore, as_utc
-from service.events.tables import due_work, events, game_views, games
-from service.game import Game, apply_at
-
-from .rows import due_row, games_row, view_rows
-from .writer import clear
+from service.projections.rows import due_row, games_row, view_rows
+from service.projections.writer import clear
+from service.store.event_store import EventStore, as_utc
+from service.store.tables import due_work, events, game_views, games
+from service.table.game import Game, apply_at
 
 BATCH_GAMES = 500
 

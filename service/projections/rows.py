@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 
 from service.domain import spectator_view
-from service.events.tables import HANDS, SPECTATOR
-from service.game import Game
-from service.lobby import BotSeat, HumanSeat
+from service.store.tables import HANDS, SPECTATOR
+from service.table.game import Game
+from service.table.lobby import BotSeat, HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 

@@ -9,10 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.events.tables import due_work, game_views, games
-from service.game import Game
-
-from .rows import due_row, games_row, view_rows
+from service.projections.rows import due_row, games_row, view_rows
+from service.store.tables import due_work, game_views, games
+from service.table.game import Game
 
 _INSERTS: dict[str, Callable[..., Any]] = {
     "postgresql": postgresql.insert,

@@ -81,7 +81,7 @@ _CARD_ID = re.compile(rb'"([a-z_]+#[0-9]+)"')
 def assert_untracked(value: Any, path: str = "state") -> None:
     """No game value is tracked by the garbage collector (`gc=False` structs; CPython untracks
     a tuple of untracked items at its first collection): every young collection would walk
-    them, stalling every command in flight (see `service.bootstrap.tune_gc`)."""
+    them, stalling every command in flight (see `service.wiring.bootstrap.tune_gc`)."""
     if isinstance(value, msgspec.Struct):
         assert not gc.is_tracked(value), f"{path} ({type(value).__name__}) is GC-tracked"
         for name in value.__struct_fields__:

@@ -16,10 +16,10 @@ import httpx
 import pytest
 import uvicorn
 
-from service.config import Settings
-from service.events.migrate import upgrade
 from service.http.app import create_app
 from service.http.settings import HttpSettings
+from service.store.migrate import upgrade
+from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 from tests.processes import free_port
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from service.bootstrap import build
+from service.wiring.bootstrap import build
 
 from .contract_check import assert_fits
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from service.bootstrap import Services, build
-from service.config import Settings
-from service.events.migrate import upgrade
+from service.store.migrate import upgrade
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.domain.bots import random_policy
-from service.lobby import BotSeat, CreateGame, HumanSeat, Start
 from service.pipeline import Outcome, Pipeline
+from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
 
 QUICK4 = preset("classic", 4, end_mode=EndMode.QUICK)
 # The `now` of a job that takes an expired decision: every clock has run out by then.

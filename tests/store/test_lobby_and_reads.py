@@ -8,9 +8,17 @@ import msgspec
 import pytest
 
 from service.domain import GameView, RuleViolation
-from service.lobby import AddBot, BotSeat, CreateGame, LeaveSeat, Start, TakeSeat, TimeoutPolicy
 from service.pipeline import Pipeline
 from service.projections import queries
+from service.table.lobby import (
+    AddBot,
+    BotSeat,
+    CreateGame,
+    LeaveSeat,
+    Start,
+    TakeSeat,
+    TimeoutPolicy,
+)
 
 from .scenarios import QUICK4, started_game
 

@@ -8,20 +8,20 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from service.audit import verify
-from service.bootstrap import build
-from service.commit import _PG_COMMIT
-from service.config import Settings
+from service.audit.verify import verify
 from service.domain import RuleViolation, execute
 from service.domain.commands import EndTurn
-from service.events.hot_reads import HotReads, compiled
-from service.events.store import AppendRejected, IdempotencyKeyReused, VersionConflict
-from service.events.tables import events, games
-from service.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.pipeline import GameNotFound, Pipeline
+from service.pipeline.group_commit import _PG_COMMIT
+from service.pipeline.resign import resign
+from service.pipeline.state_cache import StateCache
 from service.projections.rows import deadline
-from service.resign import resign
-from service.state_cache import StateCache
+from service.store.event_store import AppendRejected, IdempotencyKeyReused, VersionConflict
+from service.store.hot_reads import HotReads, compiled
+from service.store.tables import events, games
+from service.table.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
+from service.wiring.bootstrap import build
+from service.wiring.settings import Settings
 
 from .scenarios import QUICK4, next_move, play, started_game
 

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from service.bootstrap import build
-from service.config import Settings
-from service.lobby import CreateGame, TakeSeat
+from service.table.lobby import CreateGame, TakeSeat
+from service.wiring.bootstrap import build
+from service.wiring.settings import Settings
 
 from .scenarios import QUICK4
 

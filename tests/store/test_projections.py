@@ -9,11 +9,11 @@ import sqlalchemy as sa
 
 from service.domain import GameView, player_view, spectator_view
 from service.domain.events import CardsDrawn, GameStarted, RoundStarted
-from service.due.decisions import take_due_decision
-from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
-from service.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, TimeoutPolicy
 from service.projections.rebuild import rebuild
 from service.projections.rows import DEADLINE, seat_view_json
+from service.scheduling.decision_job import take_due_decision
+from service.store.tables import HANDS, SPECTATOR, due_work, game_views, games
+from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, TimeoutPolicy
 
 from .scenarios import CLOCK_RUN_OUT, QUICK4, next_move, play, started_game
 

@@ -12,16 +12,16 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from service.commit import _PG_COMMIT
 from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
-from service.events.codec import EventCodec
-from service.events.engine import create_engine
-from service.events.migrate import upgrade
-from service.events.store import EventStore
-from service.events.tables import HANDS, SPECTATOR, events, game_views, metadata
-from service.lobby import BotSeat, CreateGame, Start
+from service.pipeline.group_commit import _PG_COMMIT
 from service.projections import queries
+from service.store.codec import EventCodec
+from service.store.engine import create_engine
+from service.store.event_store import EventStore
+from service.store.migrate import upgrade
+from service.store.tables import HANDS, SPECTATOR, events, game_views, metadata
+from service.table.lobby import BotSeat, CreateGame, Start
 from tests.postgres import database, url_of
 
 from .scenarios import QUICK4, started_game

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
-from service.bootstrap import Services, build
-from service.config import Settings
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 from tests.processes import ROOT
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from service.bootstrap import Services
 from service.domain import EndMode, preset
-from service.events.tables import commands, events
-from service.lobby import BotSeat, Controller, CreateGame, HumanSeat, Start, TimeoutPolicy
+from service.store.tables import commands, events
+from service.table.lobby import BotSeat, Controller, CreateGame, HumanSeat, Start, TimeoutPolicy
+from service.wiring.bootstrap import Services
 
 CREATOR = "host"
 

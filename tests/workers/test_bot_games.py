@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.bootstrap import Services
-from service.lobby import TimeoutPolicy
+from service.table.lobby import TimeoutPolicy
+from service.wiring.bootstrap import Services
 
 from .conftest import Workers
 from .games import (

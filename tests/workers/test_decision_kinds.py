@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from service.bootstrap import Services, build
-from service.config import Settings
 from service.domain import legal_commands, player_view
 from service.domain.bots import random_policy
-from service.due.decisions import take_due_decision
-from service.events.migrate import upgrade
-from service.lobby import TimeoutPolicy
 from service.projections.rows import DEADLINE, deadline
-from service.timeouts import DecisionTimedOut, SeatHandedToBot
+from service.scheduling.decision_job import take_due_decision
+from service.store.migrate import upgrade
+from service.table.lobby import TimeoutPolicy
+from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 from tests.store.scenarios import CLOCK_RUN_OUT
 
 from .games import bots, humans, start_game

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from litestar.testing import AsyncTestClient
 
-from service.config import Settings
-from service.events.migrate import upgrade
 from service.http.app import create_app
 from service.http.settings import HttpSettings
+from service.store.migrate import upgrade
+from service.wiring.settings import Settings
 
 
 async def test_given_the_embedded_default_when_a_human_plays_three_bots_then_the_game_ends(

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from service.bootstrap import Services, build
-from service.config import Settings
-from service.due.in_process import InProcessScheduler
-from service.events.migrate import upgrade
-from service.lobby import TimeoutPolicy
+from service.scheduling.in_process import InProcessScheduler
+from service.store.migrate import upgrade
+from service.table.lobby import TimeoutPolicy
+from service.wiring.bootstrap import Services, build
+from service.wiring.settings import Settings
 
 from .games import (
     assert_each_due_decision_taken_once,

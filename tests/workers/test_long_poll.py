@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.config import Settings
+from service.wiring.settings import Settings
 from tests.processes import ApiProcess, running_apis
 
 from .conftest import RedisDb, worker_env

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service.bootstrap import Services
-from service.config import Settings
+from service.wiring.bootstrap import Services
+from service.wiring.settings import Settings
 from tests.processes import running_apis
 
 from .conftest import Workers, worker_env

@@ -13,10 +13,10 @@ import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
-from service.bootstrap import Services
-from service.due.rq_queue import enqueue_due, job_id, requeue_lost
-from service.events.tables import games
 from service.projections.rows import DEADLINE
+from service.scheduling.rq_scheduler import enqueue_due, job_id, requeue_lost
+from service.store.tables import games
+from service.wiring.bootstrap import Services
 from workers.sweeper import requeued_counter
 
 from .conftest import RedisDb, Workers

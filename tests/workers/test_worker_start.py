@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
-from service.config import Settings
-from service.events.migrate import head_revision
+from service.store.migrate import head_revision
+from service.wiring.settings import Settings
 
 from .conftest import CYA, ROOT, worker_env
 

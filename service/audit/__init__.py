@@ -1,0 +1,1 @@
+"""Verification of a stored game: its hash chain, every shuffle, and the rules replayed."""

@@ -1,0 +1,105 @@
+"""`verify(game)`: walk the hash chain and hold each row's columns to its event, hold the log's
+end to the game's record, then replay the shuffles and the rules (domain.audit) on the log."""
+
+from __future__ import annotations
+
+import typing
+from typing import Annotated
+
+import msgspec
+import sqlalchemy as sa
+
+from service.domain import Event
+from service.domain.audit import audit
+from service.domain.docs import doc
+from service.store.chain import event_hash
+from service.store.event_store import EventStore, visibility_of
+from service.store.tables import games
+from service.table.game import GENESIS_HASH
+
+_DOMAIN_EVENTS = typing.get_args(Event)
+
+
+class VerifyReport(msgspec.Struct, frozen=True):
+    """What `GET /v1/games/{game_id}/verify` answers: whether the game's hash chain holds,
+    every revealed shuffle matches its commitment, its deal and the draws from it, every event
+    follows by the rules from a legal command of a seat the game awaited, and the log ends
+    where the game's record does."""
+
+    game_id: Annotated[str, doc("The game's id.")]
+    ok: Annotated[bool, doc("True when every check passed.")]
+    events: Annotated[int, doc("The number of events in the game's log.")]
+    rounds_verified: Annotated[
+        int,
+        doc("Ended rounds whose revealed seed matched its published SHA-256 and whose deal"
+            " matched the seed."),
+    ]
+    draws_verified: Annotated[
+        int, doc("`cards_drawn` events that took exactly the top cards of the draw pile.")
+    ]
+    first_bad_version: Annotated[
+        int | None,
+        doc("The version of the event found wrong (checking stops at the first); null when `ok`"
+            " is true."),
+    ]
+    reason: Annotated[str | None, doc("What is wrong, for people; null when `ok` is true.")]
+
+
+async def _recorded_version(store: EventStore, game_id: str) -> int | None:
+    """The version the game's row records: it is written with each batch of events."""
+    async with store.read() as conn:
+        return await conn.scalar(sa.select(games.c.version).where(games.c.game_id == game_id))
+
+
+async def verify(store: EventStore, game_id: str) -> VerifyReport:
+    # The games row is read before and after the log, so a command committed in between
+    # cannot look like events cut off or added.
+    before = await _recorded_version(store, game_id)
+    rows = await store.read_as_stored(game_id)
+    after = await _recorded_version(store, game_id)
+    if not rows:
+        return VerifyReport(game_id, False, 0, 0, 0, None, "no such game" if before is None
+                            else f"the log is empty, yet the game's record is at version "
+                                 f"{before}")
+
+    def bad(version: int, reason: str, rounds: int = 0, draws: int = 0) -> VerifyReport:
+        return VerifyReport(game_id, False, len(rows), rounds, draws, version, reason)
+
+    prev = GENESIS_HASH
+    log: list[Event] = []
+    versions: list[int] = []
+    for expected_version, r in enumerate(rows, start=1):
+        if r.version != expected_version:
+            return bad(expected_version, f"version {expected_version} is missing")
+        h = event_hash(prev, game_id, r.version, r.type, r.schema_version, r.visibility,
+                       r.command_id, r.actor, r.data)
+        if h != r.hash:
+            return bad(r.version, "the hash chain breaks here: the stored event or its hash "
+                                  "was changed")
+        prev = r.hash
+        try:
+            ev = store.codec.decode(r.type, r.schema_version, r.data)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+            return bad(r.version, f"the event does not decode: {exc}")
+        if r.visibility != visibility_of(ev):
+            return bad(r.version, f"the event is stored as visible to {r.visibility!r}; "
+                                  f"its type is visible to {visibility_of(ev)!r}")
+        if isinstance(ev, _DOMAIN_EVENTS):
+            log.append(ev)
+            versions.append(r.version)
+    if before is None or after is None:
+        return bad(1, "the game's record (its games row) is missing")
+    if len(rows) < before:
+        return bad(len(rows) + 1, f"version {len(rows) + 1} is missing: the game's record is "
+                                  f"at version {before}")
+    if len(rows) > after:
+        return bad(after + 1, f"the log goes on past version {after}, where the game's record "
+                              "ends")
+    result = audit(log) if log else None
+    if result is None:
+        return VerifyReport(game_id, True, len(rows), 0, 0, None, None)
+    if result.finding is not None:
+        return bad(versions[result.finding.index], result.finding.reason,
+                   result.rounds_verified, result.draws_verified)
+    return VerifyReport(game_id, True, len(rows), result.rounds_verified, result.draws_verified,
+                        None, None)

@@ -1,0 +1,1 @@
+"""`cya`: the operator's command line (migrations, rebuilds, audits, simulations, workers)."""

@@ -1,0 +1,145 @@
+"""Audit: the whole log (NDJSON), the state at any version, and verification."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Response, get
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Parameter
+
+from service.audit.verify import VerifyReport, verify
+from service.domain import player_view, spectator_view
+from service.domain.docs import doc
+from service.http.context import Authed, authenticate, game_access, runtime_of
+from service.http.problems import Problem, forbidden, problem_responses
+from service.http.schemas import GameId, StateOut
+from service.store.codec import EventCodec
+from service.store.event_store import StoredRow
+from service.table.lobby import SeatResigned
+from service.table.timeouts import SeatHandedToBot
+
+_encode = msgspec.json.Encoder().encode
+
+
+# Documents the lines `history` encodes itself (the route returns bytes).
+class HistoryLine(msgspec.Struct):
+    """One line of `GET /v1/games/{game_id}/history` (NDJSON): a stored event, unredacted."""
+
+    version: Annotated[int, doc("The event's version: its place in the game's log, from 1.")]
+    type: Annotated[str, doc("The event's type, as `data` names it.")]
+    schema_version: Annotated[int, doc("The version of this event type's `data` layout.")]
+    visibility: Annotated[
+        str,
+        doc("Who sees it in full: `public` (everyone), a seat number (that seat alone) or"
+            " `server` (no player); the others see it redacted."),
+    ]
+    command_id: Annotated[
+        str | None,
+        doc("On the first event of a command sent with an id: a client's is"
+            " `player:<player id>:<Idempotency-Key>`, a bot move's or an expired clock's"
+            " `due:<version>:<bot_turn|deadline>`; null otherwise."),
+    ]
+    actor: Annotated[
+        str | None, doc("Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's"
+                        " move), or `timeout:<seat>` (that seat's turn clock ran out).")
+    ]
+    recorded_at: Annotated[datetime, doc("When the event was stored; `hash` leaves it out.")]
+    hash: Annotated[
+        str,
+        doc("Hex SHA-256 of: the previous event's `hash` (64 zeros before the first event) as"
+            " ASCII, the compact JSON array `[game_id, version, type, schema_version,"
+            " visibility, command_id, actor]`, a newline, and `data` exactly as it appears in"
+            " this line. `GET /verify` checks the chain; so can you, from this log alone."),
+    ]
+    data: Annotated[
+        dict,  # type: ignore[type-arg]
+        doc("The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8"
+            " JSON, as they are hashed."),
+    ]
+
+
+def _not_finished() -> Problem:
+    return forbidden("game_not_finished", "The full log is open once the game is finished.")
+
+
+_SEAT_GIVEN_UP = (SeatResigned, SeatHandedToBot)
+_SEAT_GIVEN_UP_TYPES = frozenset(c.__struct_config__.tag for c in _SEAT_GIVEN_UP)
+
+
+def _gave_up_a_seat(player_id: str, stored: list[StoredRow], codec: EventCodec) -> bool:
+    """Whether the player held a seat once the cards were dealt and has lost it since: after
+    the start a seat changes hands only by resigning or a hand-over, each naming its player."""
+    for row in stored:
+        if row.type in _SEAT_GIVEN_UP_TYPES:
+            event = codec.decode(row.type, row.schema_version, row.data)
+            if isinstance(event, _SEAT_GIVEN_UP) and event.player_id == player_id:
+                return True
+    return False
+
+
+class AuditController(Controller):
+    path = "/v1/games/{game_id:str}"
+    tags = ["audit"]
+    before_request = staticmethod(authenticate)
+
+    @get("/history", operation_id="getHistory", summary="The whole unredacted log as NDJSON",
+         description="For a finished game (anyone who may watch it), or for its creator when "
+         "the creator held no seat when the cards were dealt (a creator who played would see "
+         "the other hands, also after resigning).",
+         media_type="application/x-ndjson",
+         responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
+                                      media_type="application/x-ndjson",
+                                      description="One JSON event per line, oldest first."),
+                    **problem_responses(400, 401, 403, 404, 429)})
+    async def history(self, request: Authed, game_id: GameId) -> Response[bytes]:
+        runtime, player = runtime_of(request), request.user
+        store = runtime.services.store
+        async with store.read() as conn:
+            access = await game_access(conn, game_id)
+        access.viewer(player)
+        running = access.status != "finished"
+        if running and (player.player_id != access.creator
+                        or access.seat_of(player.player_id) is not None):
+            raise _not_finished()
+        stored = await store.read_as_stored(game_id)
+        if running and _gave_up_a_seat(player.player_id, stored, store.codec):
+            raise _not_finished()  # it saw its hand, and may relay what the log shows
+        lines = [  # `data` as stored, byte for byte: what `hash` covers
+            _encode({"version": r.version, "type": r.type, "schema_version": r.schema_version,
+                     "visibility": r.visibility, "command_id": r.command_id, "actor": r.actor,
+                     "recorded_at": r.recorded_at, "hash": r.hash, "data": msgspec.Raw(r.data)})
+            for r in stored
+        ]
+        return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
+
+    @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
+         description="The same visibility as `GET /view`: your own hand only, at that version.",
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def state(self, request: Authed, game_id: GameId,
+                    version: Annotated[int, Parameter(
+                        ge=1, le=10**9, description="The version to replay the log up to: "
+                        "1 is the game's creation.")]) -> StateOut:
+        runtime, player = runtime_of(request), request.user
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        seat = access.viewer(player)
+        if version > access.version:
+            raise Problem(404, "version_not_found",
+                          f"The game is at version {access.version}.")
+        game = await runtime.services.pipeline.at_version(game_id, version)
+        view = None
+        if game.status != "lobby" and game.state is not None:
+            view = spectator_view(game.state) if seat is None else player_view(game.state, seat)
+        return StateOut(game_id, version, seat, view)
+
+    @get("/verify", operation_id="verifyGame",
+         summary="Check the hash chain, every revealed shuffle and the rules",
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def verify(self, request: Authed, game_id: GameId) -> VerifyReport:
+        runtime, player = runtime_of(request), request.user
+        async with runtime.services.store.read() as conn:
+            (await game_access(conn, game_id)).viewer(player)
+        return await verify(runtime.services.store, game_id)

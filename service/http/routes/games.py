@@ -1,0 +1,361 @@
+"""The lobby: create, list and read games; join, add bots, start, leave, resign."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+import msgspec
+import sqlalchemy as sa
+from litestar import Controller, Response, get, post
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
+from litestar.params import Body, HeaderParameter, Parameter
+from sqlalchemy.dialects.postgresql import JSONB
+
+from service.domain import EndMode, GameView, RuleSet, RuleViolation
+from service.domain.cards import Edition
+from service.http import examples
+from service.http.context import (
+    Authed,
+    GameAccess,
+    Runtime,
+    access_of,
+    authenticate,
+    game_access,
+    runtime_of,
+)
+from service.http.headers import IDEMPOTENCY_KEY
+from service.http.openapi import OptionalBodyOperation
+from service.http.problems import Problem, problem_responses
+from service.http.schemas import (
+    GAME_ID,
+    HEADER_SCHEMA,
+    AddBotBody,
+    GameDetail,
+    GameId,
+    GamePage,
+    GameSummary,
+    JoinSeat,
+    NewGame,
+)
+from service.pipeline import Outcome
+from service.pipeline.resign import resign
+from service.players.directory import Player, names_of
+from service.projections.rows import deadline
+from service.store.tables import SEATS_JSONB, SPECTATOR, game_views, games
+from service.table.game import Game
+from service.table.lobby import (
+    AddBot,
+    BotSeat,
+    CreateGame,
+    HumanSeat,
+    LeaveSeat,
+    Lobby,
+    Start,
+    TakeSeat,
+    TimeoutPolicy,
+)
+from service.table.lobby import Controller as Seat
+
+IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
+    name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,
+    max_length=IDEMPOTENCY_KEY.max_length,
+    schema_extra=HEADER_SCHEMA, description=IDEMPOTENCY_KEY.description,
+)]
+
+
+def command_id_of(player: Player, key: str | None) -> str | None:
+    """The pipeline's command id for a client's Idempotency-Key: scoped to its player, so two
+    players of a game who pick the same key (a counter, say) never meet, and no client can
+    claim an id the workers derive for a bot's move or an expired clock (`due:...`) and so
+    stop that decision from ever being taken."""
+    return None if key is None else f"player:{player.player_id}:{key}"
+
+
+_rules = msgspec.json.Decoder(RuleSet)
+_ints = msgspec.json.Decoder(list[int])
+_view = msgspec.json.Decoder(GameView)
+_policy = msgspec.json.Decoder(TimeoutPolicy)
+_json = msgspec.json.Encoder().encode
+WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
+
+
+def people(game: GameAccess | Lobby) -> list[str]:
+    """The player ids a game's summary names: its creator and its human seats'."""
+    return [game.creator] + [s.player_id for s in game.seats if isinstance(s, HumanSeat)]
+
+
+def _named(game: GameAccess | Lobby, names: dict[str, str]) -> dict[str, str]:
+    """The game's `people` with their names, from `names` (which may hold other games')."""
+    return {p: names[p] for p in people(game) if p in names}
+
+
+def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
+    r = access.row
+    return GameSummary(
+        game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
+        ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
+        names=_named(access, names),
+        turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
+        version=r.version, awaiting=_ints.decode(r.pending_seats),
+        deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
+    )
+
+
+def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
+    """The summary of a folded game: what `summary` reads from its games row."""
+    lobby, state = game.lobby, game.state
+    assert lobby is not None and state is not None and game.created_at is not None
+    pending = game.pending_seat()
+    return GameSummary(
+        game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
+        ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
+        names=_named(lobby, names),
+        turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
+        awaiting=[pending[0]] if pending else [], deadline=deadline(game),
+        created_at=game.created_at, updated_at=game.updated_at or game.created_at,
+    )
+
+
+def _utc(t: datetime) -> datetime:
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
+    """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
+    n = data.ruleset.players
+    seats: list[Seat | None] = [None] * n
+    for bot in data.bots:
+        if bot.seat is None:
+            continue
+        if bot.seat >= n or seats[bot.seat] is not None:
+            raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
+        seats[bot.seat] = BotSeat(bot.level)
+    wanted: list[Seat] = [HumanSeat(creator)] if data.join else []
+    wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
+    for controller in wanted:
+        if None not in seats:
+            raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+        seats[seats.index(None)] = controller
+    return tuple(seats)
+
+
+def _seated(player_id: str, *, sqlite: bool) -> sa.ColumnElement[bool]:
+    """Whether a games row's seats hold the player: by JSON containment on PostgreSQL (its
+    index, `SEATS_INDEX`), by substring on SQLite (`seats` is msgspec's compact JSON)."""
+    if sqlite:
+        return sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player_id}"')
+    held = sa.cast(sa.literal(_json([{"player_id": player_id}]).decode()), JSONB)
+    return SEATS_JSONB.op("@>")(held)
+
+
+def _cursor(token: str | None) -> tuple[datetime, str] | None:
+    if token is None:
+        return None
+    try:
+        at, _, game_id = base64.urlsafe_b64decode(token.encode()).decode().partition("|")
+        after = datetime.fromisoformat(at)
+        if after.tzinfo is not None and GAME_ID.match(game_id):
+            # In UTC, as the cursors given out are: a forged offset that takes the instant
+            # past year 1 or 9999 is refused here, not by asyncpg as a 500.
+            return after.astimezone(UTC), game_id
+    except (binascii.Error, ValueError, UnicodeDecodeError, OverflowError):
+        pass
+    raise Problem(400, "malformed_request", "Not a cursor this API gave out.")
+
+
+async def _after_check(check: Callable[[], object], command_id: str | None,
+                       run: Callable[[], Awaitable[Outcome]]) -> Outcome:
+    """`run` once the caller passes the access `check`. A retry with an Idempotency-Key gets
+    its first result even where that result took the access away (a resignation, leaving a
+    private game): the pipeline answers a repeated command id with the first outcome, and is
+    asked before the refusal stands."""
+    try:
+        check()
+    except Problem as refused:
+        if command_id is None:
+            raise
+        try:
+            return await run()
+        except RuleViolation:
+            raise refused from None
+    return await run()
+
+
+@dataclass
+class CreatedOperation(Operation):
+    """`POST /v1/games` answers with the new game's address (Litestar's own documentation of
+    a response header has no room for its schema)."""
+
+    def __post_init__(self) -> None:
+        created = (self.responses or {}).get("201")
+        if isinstance(created, OpenAPIResponse):
+            created.description = "The game, created."
+            created.headers = {"Location": OpenAPIHeader(
+                description="The new game: `/v1/games/{game_id}`.", required=True,
+                schema=Schema(type=OpenAPIType.STRING))}
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ["lobby"]
+    before_request = staticmethod(authenticate)
+
+    @post("/", operation_id="createGame", summary="Create a game", status_code=201,
+          responses=problem_responses(400, 401, 409, 413, 422, 429),
+          operation_class=CreatedOperation)
+    async def create_game(self, request: Authed,
+                          data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
+                          idempotency_key: IdempotencyKey = None) -> Response[GameSummary]:
+        runtime, player = runtime_of(request), request.user
+        command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
+                             data.timeout_policy.policy(), data.public)
+        outcome = await runtime.services.pipeline.create_game(
+            command, player.player_id, command_id_of(player, idempotency_key))
+        return Response(await self._answer(runtime, outcome), status_code=201,
+                        headers={"Location": f"/v1/games/{outcome.game_id}"})
+
+    @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
+         description="With `mine=true`, your games instead: the ones you hold a seat in or "
+                     "created, private ones included.",
+         responses=problem_responses(400, 401, 429))
+    async def list_games(
+        self, request: Authed,
+        mine: Annotated[bool, Parameter(
+            description="Only games you hold a seat in or created, public or private (a "
+                        "seat you resigned is the bot's).")] = False,
+        status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
+            description="Only games in this state: `lobby` ones have not started (a null in"
+                        " a game's `seats` is a free seat).")] = None,
+        edition: Annotated[Edition | None, Parameter(
+            description="Only games of this edition (`GET /v1/rulesets` lists them).")] = None,
+        end_mode: Annotated[EndMode | None, Parameter(
+            description="Only games that end this way.")] = None,
+        players: Annotated[int | None, Parameter(
+            ge=2, le=6, description="Only games with this many seats.")] = None,
+        cursor: Annotated[str | None, Parameter(
+            max_length=200, description="The previous page's `next_cursor`, for the page "
+                                        "after it.")] = None,
+        limit: Annotated[int, Parameter(ge=1, le=100,
+                                        description="At most this many games.")] = 20,
+    ) -> GamePage:
+        runtime, player = runtime_of(request), request.user
+        if mine:
+            q = sa.select(games).where(sa.or_(
+                games.c.creator == player.player_id,
+                _seated(player.player_id, sqlite=runtime.services.store.sqlite)))
+        else:
+            q = sa.select(games).where(games.c.public.is_(True))
+        if status is not None:
+            q = q.where(games.c.status == status)
+        if players is not None:
+            q = q.where(games.c.players == players)
+        # The rule set is stored as msgspec's compact JSON, so a field is an exact substring.
+        for name, value in (("edition", edition), ("end_mode", end_mode)):
+            if value is not None:
+                q = q.where(sa.cast(games.c.ruleset, sa.Text).contains(f'"{name}":"{value}"'))
+        after = _cursor(cursor)
+        if after is not None:
+            q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
+                games.c.created_at == after[0], games.c.game_id < after[1])))
+        q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
+        async with runtime.services.store.read() as conn:
+            rows = (await conn.execute(q)).all()
+            found = [access_of(r) for r in rows[:limit]]
+            names = await names_of(conn, (p for access in found for p in people(access)))
+        page = [summary(access, names) for access in found]
+        more = len(rows) > limit
+        next_cursor = None
+        if more and rows:
+            last = rows[limit - 1]
+            token = f"{_utc(last.created_at).isoformat()}|{last.game_id}"
+            next_cursor = base64.urlsafe_b64encode(token.encode()).decode()
+        return GamePage(page, next_cursor)
+
+    @get("/{game_id:str}", operation_id="getGame", summary="A game's summary and spectator view",
+         responses=problem_responses(400, 401, 403, 404, 429))
+    async def get_game(self, request: Authed, game_id: GameId) -> GameDetail:
+        runtime, player = runtime_of(request), request.user
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+            if access.status != "lobby":  # before the deal a private game's id invites:
+                access.viewer(player)     # its summary shows what joining means
+            raw = await conn.scalar(sa.select(game_views.c.view).where(
+                game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
+            names = await names_of(conn, people(access))
+        view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
+        return GameDetail(summary(access, names), view)
+
+    @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
+          status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
+    async def join(self, request: Authed, game_id: GameId,
+                   data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
+                   idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        seat = data.seat if data else None
+        return await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
+
+    @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
+          status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
+    async def add_bot(self, request: Authed, game_id: GameId,
+                      data: Annotated[AddBotBody | None, Body(examples=examples.BOT)] = None,
+                      idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        body = data or AddBotBody()
+        return await self._lobby(runtime, game_id, AddBot(body.level, body.seat), player,
+                                 idempotency_key)
+
+    @post("/{game_id:str}/start", operation_id="startGame",
+          summary="Deal (creator only; every seat taken)", status_code=200,
+          responses=WRITE_PROBLEMS)
+    async def start(self, request: Authed, game_id: GameId,
+                    idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        return await self._lobby(runtime, game_id, Start(), player, idempotency_key)
+
+    @post("/{game_id:str}/leave", operation_id="leaveGame", summary="Give up your seat before "
+          "the start", status_code=200, responses=WRITE_PROBLEMS)
+    async def leave(self, request: Authed, game_id: GameId,
+                    idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        return await self._lobby(runtime, game_id, LeaveSeat(), player, idempotency_key)
+
+    @post("/{game_id:str}/resign", operation_id="resignGame",
+          summary="Resign a running game: a bot plays your seat to the end", status_code=200,
+          responses=WRITE_PROBLEMS)
+    async def resign(self, request: Authed, game_id: GameId,
+                     idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        command_id = command_id_of(player, idempotency_key)
+        return await self._answer(runtime, await _after_check(
+            lambda: access.seat(player), command_id,
+            lambda: resign(runtime.services.pipeline, game_id, player.player_id, command_id)))
+
+    async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
+                     LeaveSeat, player: Player, key: str | None) -> GameSummary:
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, game_id)
+        command_id = command_id_of(player, key)
+        return await self._answer(runtime, await _after_check(
+            # A private game's id is its invitation: anyone who has it may take a seat.
+            lambda: isinstance(command, TakeSeat) or access.viewer(player), command_id,
+            lambda: runtime.services.pipeline.lobby(game_id, command, player.player_id,
+                                                    command_id)))
+
+    async def _answer(self, runtime: Runtime, outcome: Outcome) -> GameSummary:
+        """The game after the command; for a repeated Idempotency-Key, as the first request
+        left it (its first result), not as it is now."""
+        if outcome.replayed:
+            game = await runtime.services.pipeline.at_version(outcome.game_id, outcome.version)
+            assert game.lobby is not None
+            async with runtime.services.store.read() as conn:
+                return game_summary(game, await names_of(conn, people(game.lobby)))
+        async with runtime.services.store.read() as conn:
+            access = await game_access(conn, outcome.game_id)
+            return summary(access, await names_of(conn, people(access)))

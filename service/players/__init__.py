@@ -1,0 +1,1 @@
+"""Players: identities and their API keys."""

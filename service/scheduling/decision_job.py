@@ -1,0 +1,149 @@
+"""The job body for every kind of due work: take the decision the game waits for.
+
+A job names (game, version, kind, seat) as the `due_work` row said after that version's
+commit. It acts only if the game still stands at that version, and posts its command under an
+id derived from those same facts, so a job that runs twice (a retry, a sweep, two workers)
+acts once: the second copy finds the version moved on, or finds its command id already
+recorded with the same body (the bot's choice is seeded by the same facts, so it is the same).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import UTC, datetime
+from typing import Literal
+
+import msgspec
+
+from service.domain import RuleViolation, execute, legal_commands, player_view
+from service.domain.bots import POLICIES
+from service.domain.commands import SeatCommand
+from service.pipeline import GameNotFound, Outcome, Pipeline
+from service.projections.rows import BOT_TURN, DEADLINE, deadline
+from service.scheduling.timeout_streaks import consecutive_timeouts
+from service.store.event_store import IdempotencyKeyReused, VersionConflict
+from service.table.game import AnyEvent, Game, apply_all
+from service.table.lobby import BotSeat, Controller, HumanSeat
+from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
+
+Result = Literal["acted", "moved_on", "replayed", "early"]
+# The longest a job started before its deadline waits for it; one earlier than that leaves the
+# decision to the sweeper, which hands it out again once it is overdue.
+EARLY_WAIT_MAX_S = 5.0
+
+log = logging.getLogger(__name__)
+
+_encode = msgspec.json.Encoder().encode
+
+
+def command_id_for(version: int, kind: str) -> str:
+    return f"due:{version}:{kind}"
+
+
+def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
+    """Deterministic in (game, version, kind): every copy of a job picks the same move."""
+    assert game.state is not None
+    rng = random.Random(f"{game.game_id}:{game.version}:{kind}")
+    policy = POLICIES[level]
+    return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+
+
+async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
+    """The game as of the log's end, as far as a job for `version` needs it. A worker's cache
+    trails the other processes' writes: fold only the events it has not seen instead of the
+    whole log, and skip the read when the cache already stands at `version` (if the log moved
+    on meanwhile, the append's version check says so)."""
+    cached = pipeline.cache.get(game_id) if pipeline.cache is not None else None
+    if cached is not None and cached.version >= version:
+        return cached
+    return await pipeline.load(game_id, fresh=True)  # brings a cached game forward
+
+
+async def take_due_decision(
+    pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
+    *, now: datetime | None = None,
+) -> Result:
+    """`now`: the time the job runs at (tests let a clock run out without waiting for it)."""
+    try:
+        game = await current(pipeline, game_id, version)
+    except GameNotFound:
+        return "moved_on"
+    controller = _waiting_on(game, version, seat)
+    if kind == DEADLINE and controller is not None:
+        # A clock never expires before the deadline the player was shown, whatever started
+        # this job early (another machine's clock, a scheduler that keeps whole seconds).
+        early = _seconds_until(deadline(game), now)
+        if early > EARLY_WAIT_MAX_S:
+            log.warning("game %s v%d: a deadline job %.1f s early; the sweeper will take it",
+                        game_id, version, early)
+            return "early"
+        if early > 0:
+            await asyncio.sleep(early)
+            game = await pipeline.load(game_id, fresh=True)
+            controller = _waiting_on(game, version, seat)
+    if controller is None:
+        log.info("game %s at v%d (due v%d %s): moved on", game_id, game.version, version, kind)
+        return "moved_on"
+    try:
+        if kind == BOT_TURN and isinstance(controller, BotSeat):
+            outcome = await pipeline.play(
+                game_id, seat, bot_choice(game, seat, controller.level, kind),
+                command_id=command_id_for(version, kind), expected_version=version,
+                actor=f"bot:{controller.level}",
+            )
+        elif kind == DEADLINE and isinstance(controller, HumanSeat):
+            outcome = await _take_expired(pipeline, game, seat, controller, kind)
+        else:
+            return "moved_on"
+    except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:
+        # Another copy of this job, or the seat's own player, got there first.
+        log.info("game %s v%d %s: %r", game_id, version, kind, exc)
+        return "moved_on"
+    return "replayed" if outcome.replayed else "acted"
+
+
+def _waiting_on(game: Game, version: int, seat: int) -> Controller | None:
+    """Who controls `seat`, if the game still stands at `version` waiting for it."""
+    pending = game.pending_seat()
+    if game.version != version or pending is None or pending[0] != seat:
+        return None
+    return pending[1]
+
+
+def _seconds_until(at: datetime | None, now: datetime | None) -> float:
+    return 0.0 if at is None else (at - (now or datetime.now(UTC))).total_seconds()
+
+
+async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
+                        kind: str) -> Outcome:
+    assert game.lobby is not None and game.state is not None
+    policy = game.lobby.timeout_policy
+    streak = await consecutive_timeouts(pipeline.store, game.game_id, seat, human.player_id) + 1
+    marks: list[AnyEvent] = [DecisionTimedOut(
+        seat, human.player_id, _decision_name(game), streak, policy.bot_level,
+        reason=f"no decision within the {game.lobby.turn_clock}-second turn clock",
+    )]
+    if policy.hand_over_after is not None and streak >= policy.hand_over_after:
+        marks.append(SeatHandedToBot(
+            seat, human.player_id, policy.bot_level,
+            reason=f"{streak} consecutive timeouts (the game hands a seat over after "
+                   f"{policy.hand_over_after})",
+        ))
+    command = bot_choice(game, seat, policy.bot_level, kind)
+
+    def decide(g: Game) -> tuple[list[AnyEvent], Game]:
+        assert g.state is not None
+        events, state = execute(g.state, command, seat)
+        after = apply_all(g, marks)
+        return [*marks, *events], msgspec.structs.replace(after, state=state)
+
+    body = _encode((kind, seat, marks, command))
+    return await pipeline.take(game.game_id, decide, body, f"timeout:{seat}",
+                               command_id_for(game.version, kind), game.version)
+
+
+def _decision_name(game: Game) -> str:
+    assert game.state is not None
+    return str(type(game.state.pending).__struct_config__.tag)

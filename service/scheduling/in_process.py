@@ -1,0 +1,101 @@
+"""Due work without Redis: asyncio tasks in the API process run the same job body.
+
+The embedded default (one process, an SQLite file): a human at the table sees the bots move
+and the clocks expire with nothing else running. State lives only in this process, so a
+restart forgets the tasks; the sweep loop finds their rows in `due_work` again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from service.pipeline import Pipeline
+from service.projections.due import overdue_rows
+from service.projections.rows import BOT_TURN
+from service.scheduling.decision_job import take_due_decision
+
+log = logging.getLogger(__name__)
+
+
+class InProcessScheduler:
+    def __init__(self, *, bot_delay_ms: int = 0, sweep_interval_s: float = 3.0,
+                 sweep_grace_s: float = 5.0) -> None:
+        self.pipeline: Pipeline | None = None
+        self.bot_delay_ms = bot_delay_ms
+        self.sweep_interval_s = sweep_interval_s
+        self.sweep_grace_s = sweep_grace_s
+        self._tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}  # game -> (version, task)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def attach(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+
+    def start(self) -> None:
+        """Begin sweeping (unless its interval is 0, as in `cya worker`); called by the first
+        schedule, or at startup to resume old rows."""
+        if self._sweeper is None and self.sweep_interval_s > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
+        self.start()
+        old = self._tasks.pop(game_id, None)
+        # A newer version makes the old task moot; never cancel the task scheduling this one
+        # (a bot's move schedules the next move from inside its own task).
+        if old is not None and old[1] is not asyncio.current_task():
+            old[1].cancel()
+        if due is not None:
+            task = asyncio.get_running_loop().create_task(self._run(due))
+            self._tasks[game_id] = (due["version"], task)
+            task.add_done_callback(functools.partial(self._forget, game_id))
+
+    def _forget(self, game_id: str, task: asyncio.Task[None]) -> None:
+        entry = self._tasks.get(game_id)
+        if entry is not None and entry[1] is task:
+            del self._tasks[game_id]
+
+    async def _run(self, due: dict[str, Any]) -> None:
+        assert self.pipeline is not None, "attach() the pipeline before scheduling"
+        at: datetime = due["due_at"]
+        wait = (at - datetime.now(UTC)).total_seconds()
+        if due["kind"] == BOT_TURN:
+            wait = max(wait, 0.0) + self.bot_delay_ms / 1000
+        if wait > 0:
+            await asyncio.sleep(wait)
+        try:
+            await take_due_decision(self.pipeline, due["game_id"], due["version"], due["kind"],
+                                    due["seat"])
+        except Exception:
+            # The row stays due; the sweep loop tries again.
+            log.exception("due work for game %s failed", due["game_id"])
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_interval_s)
+            with contextlib.suppress(Exception):
+                await self.sweep()
+
+    async def sweep(self) -> int:
+        assert self.pipeline is not None
+        started = 0
+        for due in await overdue_rows(self.pipeline.store, self.sweep_grace_s):
+            live = self._tasks.get(due["game_id"])
+            if live is not None and live[0] == due["version"] and not live[1].done():
+                continue
+            await self.schedule(due["game_id"], due)
+            started += 1
+        return started
+
+    async def close(self) -> None:
+        tasks = [t for _, t in self._tasks.values()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+        self._sweeper = None

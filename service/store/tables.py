@@ -1,0 +1,118 @@
+"""The tables, as SQLAlchemy Core: the event log and the read models kept beside it.
+
+The Alembic migrations in `service/store/migrations/` create exactly these; a test holds the
+two together.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+metadata = sa.MetaData()
+
+# JSON columns hold the exact msgspec-encoded text: the engine's JSON serializer passes strings
+# through untouched (see `engine.py`), so the bytes the hash chain covers are the stored bytes.
+# PostgreSQL's `json` (not `jsonb`) keeps the text verbatim.
+JsonText = sa.JSON().with_variant(postgresql.JSON(), "postgresql")
+Timestamp = sa.DateTime(timezone=True)
+BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")  # SQLite rowids are INTEGER
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", BigId, sa.Identity(), primary_key=True),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("schema_version", sa.Integer, nullable=False),
+    sa.Column("data", JsonText, nullable=False),
+    # "public", "server", or a seat number as text: who may see the event unredacted.
+    sa.Column("visibility", sa.String(16), nullable=False),
+    # Set on the first event of each command only: a command's events are the run of versions
+    # up to the next row that carries a command id.
+    sa.Column("command_id", sa.String(256), nullable=True),
+    sa.Column("actor", sa.String(128), nullable=True),
+    sa.Column("recorded_at", Timestamp, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+    sa.UniqueConstraint("game_id", "version", name="uq_events_game_version"),
+)
+# Only a command's first event carries its id: indexing the others' NULLs (which never
+# conflict) would only cost an index entry per event.
+sa.Index("uq_events_game_command", events.c.game_id, events.c.command_id, unique=True,
+         postgresql_where=events.c.command_id.isnot(None),
+         sqlite_where=events.c.command_id.isnot(None))
+
+# One row per accepted command: what idempotency compares a repeated key against.
+commands = sa.Table(
+    "commands",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("command_id", sa.String(256), primary_key=True),
+    sa.Column("body_sha256", sa.String(64), nullable=False),
+    sa.Column("first_version", sa.Integer, nullable=False),
+    sa.Column("last_version", sa.Integer, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # lobby | playing | finished
+    sa.Column("creator", sa.String(128), nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("ruleset", JsonText, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("seats", JsonText, nullable=False),
+    sa.Column("turn_clock", sa.Integer, nullable=True),  # seconds; NULL: no clock
+    sa.Column("timeout_policy", JsonText, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("pending_seats", JsonText, nullable=False),
+    sa.Column("deadline", Timestamp, nullable=True),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("updated_at", Timestamp, nullable=False),
+    sa.Index("ix_games_status", "status", "created_at"),
+    # The lobby, newest first, without a status filter, and `?mine=true` (by creator, and on
+    # PostgreSQL by seat: `SEATS_INDEX`). None of these columns changes once a game is
+    # dealt, so commands still update the row in place.
+    sa.Index("ix_games_created", "created_at", "game_id"),
+    sa.Index("ix_games_creator", "creator", "created_at"),
+    # Every command rewrites its game's row and views. Free room on the page lets PostgreSQL
+    # update them in place (HOT: no new index entries), and prune old versions as it goes.
+    postgresql_with={"fillfactor": 50},
+)
+
+# PostgreSQL only: the games a player sits in, by JSON containment (`?mine=true`). SQLite
+# has no such index and scans.
+SEATS_JSONB = sa.cast(games.c.seats, postgresql.JSONB)
+SEATS_INDEX = sa.Index("ix_games_seats", SEATS_JSONB.label("seats_jsonb"),
+                       postgresql_using="gin",
+                       postgresql_ops={"seats_jsonb": "jsonb_path_ops"}).ddl_if(
+                           dialect="postgresql")
+
+
+SPECTATOR = -1  # the `viewer` of the spectator view
+HANDS = -2  # the `viewer` of the row holding every seat's hand (never served as it is)
+
+game_views = sa.Table(
+    "game_views",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("viewer", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    # The exact JSON the API serves, as text: PostgreSQL need not parse it on every write.
+    sa.Column("view", sa.Text, nullable=False),
+    postgresql_with={"fillfactor": 50, "toast_tuple_target": 8160},
+)
+
+# At most one pending decision per game, so at most one row of due work.
+due_work = sa.Table(
+    "due_work",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # bot_turn | deadline
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("due_at", Timestamp, nullable=False),
+    sa.Index("ix_due_work_due_at", "due_at"),
+)

@@ -1,0 +1,101 @@
+"""One game as the pipeline sees it: its lobby, its rules state, its place in the log.
+
+Pure like the domain (msgspec and the domain only), so the event log and the projections may
+fold games without reaching up into the pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from service.domain import Event, GameState, evolve, new_game
+from service.table.lobby import BotSeat, Controller, GameCreated, Lobby, LobbyEvent, evolve_lobby
+from service.table.timeouts import TimeoutEvent, evolve_seats
+
+GameStatus = Literal["lobby", "playing", "finished"]
+AnyEvent = Event | LobbyEvent | TimeoutEvent
+
+GENESIS_HASH = "0" * 64
+
+
+class Game(msgspec.Struct, frozen=True, gc=False):
+    """Immutable: the pipeline's cache may hand the same value to many commands at once."""
+
+    game_id: str
+    version: int = 0
+    last_hash: str = GENESIS_HASH
+    lobby: Lobby | None = None
+    state: GameState | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    # When the rules last moved (the pending decision's clock starts there): a seat changing
+    # hands (a resignation) moves `updated_at`, not this. Set by `clocked`.
+    decision_since: datetime | None = None
+
+    @property
+    def status(self) -> GameStatus:
+        if self.state is None or not self.state.master_seed:
+            return "lobby"
+        return "finished" if self.state.status == "finished" else "playing"
+
+    def pending_seat(self) -> tuple[int, Controller | None] | None:
+        """The seat whose decision the game waits for, and who controls it."""
+        if self.status != "playing" or self.state is None or self.lobby is None:
+            return None
+        seats = self.state.pending_seats()
+        if not seats:
+            return None
+        return seats[0], self.lobby.seats[seats[0]]
+
+    def held_by(self, seat: int, player_id: str) -> bool:
+        """Whether `seat` belongs to that human player in this state of the game."""
+        return self.lobby is not None and self.lobby.seat_of(player_id) == seat
+
+    def is_bot(self, seat: int) -> bool:
+        return self.lobby is not None and isinstance(self.lobby.seats[seat], BotSeat)
+
+
+def apply(game: Game, event: AnyEvent) -> Game:
+    """Fold one event in; version and hash are the caller's (they come from the stored row)."""
+    if isinstance(event, GameCreated):
+        return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset))
+    if isinstance(event, LobbyEvent):
+        return replace(game, lobby=evolve_lobby(game.lobby, event))
+    if isinstance(event, TimeoutEvent):
+        return replace(game, lobby=evolve_seats(game.lobby, event))
+    if game.state is None:
+        raise ValueError("a rules event before game_created")
+    return replace(game, state=evolve(game.state, event))
+
+
+def clocked(before: Game, after: Game, at: datetime) -> Game:
+    """`after`, with the clock of its pending decision started at `at` if the rules moved
+    since `before` (a seat changing hands does not move them)."""
+    return after if after.state is before.state else replace(after, decision_since=at)
+
+
+def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:
+    """`apply`, for an event recorded at `at` (`clocked`)."""
+    return clocked(game, apply(game, event), at)
+
+
+def apply_all(game: Game, events: Iterable[AnyEvent]) -> Game:
+    for event in events:
+        game = apply(game, event)
+    return game
+
+
+def advance(game: Game, version: int, last_hash: str, at: datetime) -> Game:
+    """The game after a batch of events stored at `at`, ending with `version`."""
+    return replace(
+        game,
+        version=version,
+        last_hash=last_hash,
+        created_at=game.created_at or at,
+        updated_at=at,
+    )

@@ -1,0 +1,256 @@
+"""The lobby as service-level events in the game's own log: who sits where, before the deal.
+
+The rules engine knows nothing of players, bots or clocks; these facts live in the same log as
+the domain events (same versions, same hash chain) so one fold rebuilds the whole game.
+Pure like the domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, ClassVar, Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from service.domain import RuleSet, RuleViolation
+from service.domain.docs import doc
+
+BotLevel = Literal["random", "greedy"]
+
+_BOT_LEVEL = (
+    "How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics"
+    " score best)."
+)
+
+
+class HumanSeat(msgspec.Struct, frozen=True, gc=False, tag="human", tag_field="kind"):
+    """A seat held by a human player."""
+
+    player_id: Annotated[str, doc("The id of the player who holds the seat.")]
+
+
+class BotSeat(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="kind"):
+    """A seat played by one of the server's bots."""
+
+    level: Annotated[BotLevel, doc(_BOT_LEVEL)] = "random"
+
+
+Controller = HumanSeat | BotSeat
+
+
+TIMEOUT_POLICY_DOC = (
+    "What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the\n"
+    "expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for\n"
+    "the rest of the game. Without a turn clock only `bot_level` counts: it plays the seat of\n"
+    "a player who resigns.")
+TIMEOUT_BOT_LEVEL_DOC = ("How the bot that takes expired decisions, and the seat of a player "
+                         "who resigns, plays: `random` or `greedy`.")
+HAND_OVER_AFTER_DOC = (
+    "Consecutive timeouts after which the seat is handed to the bot for good, at least 1;"
+    " null: never. A decision the player takes themselves starts the count again."
+)
+
+
+class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    __doc__ = TIMEOUT_POLICY_DOC
+
+    bot_level: Annotated[BotLevel, doc(TIMEOUT_BOT_LEVEL_DOC)] = "random"
+    # Its bounds are checked when a game is created (`create`, and the HTTP body's type), not
+    # here: a bound here would also apply to decoding the games already logged.
+    hand_over_after: Annotated[int | None, doc(HAND_OVER_AFTER_DOC)] = 3
+
+
+# Events (past tense), tagged like the domain's so one decoder reads the whole log.
+
+
+class _LobbyEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+
+class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
+    """A game was created: the first event of its log. Players take its open seats, and the
+    creator starts it (game_started) once every seat is filled."""
+
+    ruleset: Annotated[RuleSet, doc("How the game is played.")]
+    creator: Annotated[str, doc("The player id of the game's creator.")]
+    seats: Annotated[
+        tuple[Controller | None, ...],
+        doc(
+            "Who controls each seat, by seat number: a human player or a bot; null: open for a"
+            " human player to take."
+        ),
+    ]
+    turn_clock: Annotated[
+        int | None, doc("Seconds a human seat has for each decision; null: no clock.")
+    ]
+    timeout_policy: Annotated[
+        TimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+    ]
+    public: Annotated[
+        bool,
+        doc(
+            "Listed in the lobby and open to spectators. A private game is open only to its"
+            " creator and players; its id is the invitation to take a seat."
+        ),
+    ]
+
+
+class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
+    """Before the game started, a seat was filled: a human player took it, or the creator
+    added a bot."""
+
+    seat: Annotated[int, doc("The seat taken, 0-based.")]
+    controller: Annotated[Controller, doc("Who now controls the seat.")]
+
+
+class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
+    """Before the game started, a human player left their seat; it is open again."""
+
+    seat: Annotated[int, doc("The seat left, 0-based.")]
+    player_id: Annotated[str, doc("The id of the player who left it.")]
+
+
+class SeatResigned(_LobbyEvent, frozen=True, tag="seat_resigned"):
+    """A player gave up a running game: a bot of `bot_level` plays the seat to the end."""
+
+    seat: Annotated[int, doc("The seat given up.")]
+    player_id: Annotated[str, doc("The id of the player who resigned.")]
+    bot_level: Annotated[BotLevel, doc(_BOT_LEVEL)]
+
+
+LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned
+
+
+# Commands (imperative): what a player asks of the lobby.
+
+
+class _LobbyCommand(msgspec.Struct, frozen=True, gc=False, tag_field="type",
+                    forbid_unknown_fields=True):
+    pass
+
+
+class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
+    ruleset: RuleSet
+    seats: tuple[Controller | None, ...] = ()  # padded with open seats to ruleset.players
+    turn_clock: int | None = None
+    timeout_policy: TimeoutPolicy = TimeoutPolicy()
+    public: bool = True
+
+
+class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
+    seat: int | None = None  # None: the lowest open seat
+
+
+class AddBot(_LobbyCommand, frozen=True, tag="add_bot"):
+    level: BotLevel = "random"
+    seat: int | None = None
+
+
+class LeaveSeat(_LobbyCommand, frozen=True, tag="leave_seat"):
+    pass
+
+
+class Start(_LobbyCommand, frozen=True, tag="start"):
+    """The pipeline answers it with the domain's `StartGame` and a fresh secret seed."""
+
+
+LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | Start
+
+
+def seat_of(seats: Sequence[Controller | None], player_id: str) -> int | None:
+    """The seat a human player holds, if any (a player holds at most one)."""
+    for i, c in enumerate(seats):
+        if isinstance(c, HumanSeat) and c.player_id == player_id:
+            return i
+    return None
+
+
+class Lobby(msgspec.Struct, frozen=True, gc=False):
+    creator: str
+    public: bool
+    turn_clock: int | None
+    timeout_policy: TimeoutPolicy
+    seats: tuple[Controller | None, ...]
+
+    def seat_of(self, player_id: str) -> int | None:
+        return seat_of(self.seats, player_id)
+
+    def open_seats(self) -> list[int]:
+        return [i for i, c in enumerate(self.seats) if c is None]
+
+
+def create(command: CreateGame, creator: str) -> GameCreated:
+    n = command.ruleset.players
+    if len(command.seats) > n:
+        raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+    if command.turn_clock is not None and command.turn_clock < 1:
+        raise RuleViolation("invalid_clock", "A turn clock is at least 1 second.")
+    hand_over_after = command.timeout_policy.hand_over_after
+    if hand_over_after is not None and hand_over_after < 1:
+        raise RuleViolation("invalid_timeout_policy",
+                            "A seat is handed over after at least 1 timeout.")
+    humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
+    if len(set(humans)) != len(humans):
+        raise RuleViolation("duplicate_player", "A player takes at most one seat.")
+    seats = command.seats + (None,) * (n - len(command.seats))
+    return GameCreated(
+        command.ruleset, creator, seats, command.turn_clock, command.timeout_policy, command.public
+    )
+
+
+def _pick_seat(lobby: Lobby, seat: int | None) -> int:
+    if seat is None:
+        open_seats = lobby.open_seats()
+        if not open_seats:
+            raise RuleViolation("game_full", "Every seat is taken.")
+        return open_seats[0]
+    if not 0 <= seat < len(lobby.seats):
+        raise RuleViolation("invalid_seat", f"Seat {seat} does not exist.")
+    if lobby.seats[seat] is not None:
+        raise RuleViolation("seat_taken", f"Seat {seat} is taken.")
+    return seat
+
+
+def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[LobbyEvent]:
+    """Seat changes before the deal; the caller has checked that the game has not started."""
+    match command:
+        case TakeSeat(seat=seat):
+            if lobby.seat_of(player_id) is not None:
+                raise RuleViolation("already_seated", "You already have a seat in this game.")
+            return [SeatTaken(_pick_seat(lobby, seat), HumanSeat(player_id))]
+        case AddBot(level=level, seat=seat):
+            if player_id != lobby.creator:
+                raise RuleViolation("not_creator", "Only the game's creator adds bots.")
+            return [SeatTaken(_pick_seat(lobby, seat), BotSeat(level))]
+        case LeaveSeat():
+            mine = lobby.seat_of(player_id)
+            if mine is None:
+                raise RuleViolation("not_seated", "You have no seat in this game.")
+            return [SeatLeft(mine, player_id)]
+        case Start():
+            if player_id != lobby.creator:
+                raise RuleViolation("not_creator", "Only the game's creator starts it.")
+            if lobby.open_seats():
+                raise RuleViolation("seats_open", "Every seat needs a player or a bot.")
+            return []
+    raise RuleViolation("invalid_command", f"{type(command).__name__} is not a lobby command.")
+
+
+def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
+    match event:
+        case GameCreated():
+            return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
+                         event.seats)
+        case SeatTaken(seat=seat, controller=controller) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, controller))
+        case SeatLeft(seat=seat) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, None))
+        case SeatResigned(seat=seat, bot_level=level) if lobby is not None:
+            return replace(lobby, seats=_put(lobby.seats, seat, BotSeat(level)))
+    raise ValueError(f"{type(event).__name__} before game_created")
+
+
+def _put(seats: tuple[Controller | None, ...], i: int, c: Controller | None
+         ) -> tuple[Controller | None, ...]:
+    return (*seats[:i], c, *seats[i + 1 :])

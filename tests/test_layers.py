@@ -1,0 +1,105 @@
+"""Imports point down the layers (docs/architecture.md), held by package rather than by file:
+a module added to a package obeys its package's rule without anyone listing it here.
+
+Each package names the packages of ours it may import; a package not in the table fails the
+test, so a new room must say where it stands.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Ours, bottom up. "domain" and "bots" are pure: the standard library and msgspec only.
+MAY_IMPORT: dict[str, set[str]] = {
+    "service.domain": set(),
+    "service.bots": {"service.domain"},
+    "service.table": {"service.domain"},
+    "service.store": {"service.domain", "service.table"},
+    "service.projections": {"service.domain", "service.table", "service.store"},
+    "service.players": {"service.store"},
+    "service.pipeline": {"service.domain", "service.table", "service.store",
+                         "service.projections"},
+    "service.audit": {"service.domain", "service.table", "service.store"},
+    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
+                           "service.projections", "service.pipeline"},
+    "service.wiring": {"service.domain", "service.bots", "service.table", "service.store",
+                       "service.projections", "service.players", "service.pipeline",
+                       "service.audit", "service.scheduling"},
+    "service.http": {"service.domain", "service.bots", "service.table", "service.store",
+                     "service.projections", "service.players", "service.pipeline",
+                     "service.audit", "service.scheduling", "service.wiring"},
+    "workers": {"service.domain", "service.bots", "service.table", "service.store",
+                "service.projections", "service.pipeline", "service.scheduling",
+                "service.wiring"},
+    # The command line starts every deployable, workers included.
+    "service.cli": {"service.domain", "service.bots", "service.table", "service.store",
+                    "service.projections", "service.players", "service.pipeline",
+                    "service.audit", "service.scheduling", "service.wiring", "workers"},
+}
+PURE = {"service.domain", "service.bots", "service.table"}
+# Outside libraries that only the edges may use: never the pure packages.
+INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
+                  "uvicorn", "httpx")
+OURS = ("service", "workers")
+
+
+def _package_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "service" else parts[0]
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module the file imports, relative imports resolved."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                names.add(".".join([*base, node.module] if node.module else base))
+            else:
+                names.add(node.module or "")
+    return names
+
+
+def _python_files() -> list[Path]:
+    return sorted(p for top in OURS for p in (ROOT / top).rglob("*.py")
+                  if "migrations" not in p.parts)
+
+
+def test_every_package_of_ours_has_a_place_in_the_layers() -> None:
+    packages = {_package_of(_module_name(p)) for p in _python_files()} - {"service"}
+    assert packages <= MAY_IMPORT.keys(), packages - MAY_IMPORT.keys()
+
+
+def test_service_holds_no_loose_modules() -> None:
+    assert sorted(p.name for p in (ROOT / "service").glob("*.py")) == ["__init__.py"]
+
+
+@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
+def test_each_package_imports_only_from_below(package: str) -> None:
+    allowed = MAY_IMPORT[package] | {package}
+    bad = set()
+    for path in _python_files():
+        if _package_of(_module_name(path)) != package:
+            continue
+        for name in _imports(path):
+            if name.startswith(OURS) and _package_of(name) not in allowed:
+                bad.add(f"{path.relative_to(ROOT)}: {name}")
+            if package in PURE and name.split(".")[0] in INFRASTRUCTURE:
+                bad.add(f"{path.relative_to(ROOT)}: {name} (a pure package)")
+    assert not bad, sorted(bad)
