@@ -40,10 +40,10 @@ from rq import Queue
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.domain.bots import random_policy
 from service.pipeline.hooks import CHANNEL_PREFIX
-from service.projections.rows import BOT_TURN
 from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games
+from service.table.clock import BOT_TURN, DueWork
 from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
@@ -65,8 +65,8 @@ class TimedScheduler(RQScheduler):
 
     last_bot_turn_at: float | None = None
 
-    async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
-        if due is not None and due["kind"] == BOT_TURN:
+    async def schedule(self, game_id: str, due: DueWork | None) -> None:
+        if due is not None and due.kind == BOT_TURN:
             self.last_bot_turn_at = time.perf_counter()
         await super().schedule(game_id, due)
 

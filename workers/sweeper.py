@@ -15,9 +15,9 @@ import threading
 from redis import Redis
 from rq import Queue
 
-from service.projections.due import overdue_rows
+from service.projections.due import overdue
 from service.scheduling.rq_scheduler import requeue_lost
-from service.store.engine import create_engine
+from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.wiring.settings import Settings
 
@@ -50,9 +50,7 @@ class Sweeper(threading.Thread):
     async def _sweep_forever(self) -> None:
         s = self.settings
         assert s.redis_url
-        engine = create_engine(s.database_url, pool_size=2, max_overflow=0) \
-            if not s.database_url.startswith("sqlite") else create_engine(s.database_url)
-        store = EventStore(engine)
+        store = open_store(s.database_url, pool_size=2, max_overflow=0)
         queue = Queue(s.rq_queue, connection=Redis.from_url(s.redis_url))
         try:
             while not self.stopping.is_set():
@@ -62,7 +60,8 @@ class Sweeper(threading.Thread):
                     log.exception("sweep failed; trying again next interval")
                 await asyncio.sleep(s.sweep_interval_s)
         finally:
-            await engine.dispose()
+            await store.close()
+            await store.engine.dispose()
             queue.connection.close()
 
     async def sweep_once(self, store: EventStore, queue: Queue) -> int:
@@ -70,7 +69,7 @@ class Sweeper(threading.Thread):
         ttl_ms = max(int(s.sweep_interval_s * 900), 100)  # expires before the next interval
         if not queue.connection.set(lock_key(s.rq_queue), self.owner, nx=True, px=ttl_ms):
             return 0
-        rows = await overdue_rows(store, s.sweep_grace_s)
+        rows = await overdue(store, s.sweep_grace_s)
         n = requeue_lost(queue, rows, started_grace_s=s.sweep_grace_s)
         if n:
             queue.connection.incrby(requeued_counter(s.rq_queue), n)

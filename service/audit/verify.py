@@ -13,7 +13,8 @@ from service.domain import Event
 from service.domain.audit import audit
 from service.domain.docs import doc
 from service.store.chain import event_hash
-from service.store.event_store import EventStore, visibility_of
+from service.store.event_store import EventStore
+from service.store.records import visibility_of
 from service.store.tables import games
 from service.table.game import GENESIS_HASH
 

@@ -37,7 +37,6 @@ from service.http.settings import HttpSettings, get_http_settings
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.views import MemoryViews
-from service.store.hot_reads import HotReads
 from service.store.migrate import schema_behind_of
 from service.wiring.bootstrap import build, tune_gc
 from service.wiring.schedulers import start as start_due_work
@@ -45,7 +44,6 @@ from service.wiring.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
-VIEW_READ_CONNECTIONS = 8  # PostgreSQL: the hot reads' (views from the projection rows)
 
 API_VERSION = "1.0.0"
 DESCRIPTION = """\
@@ -165,9 +163,7 @@ def create_app(
     runtime = Runtime(services, PlayerDirectory(services.engine),
                       Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url
-                      else None,
-                      None if services.store.sqlite
-                      else HotReads(services.engine, max_size=VIEW_READ_CONNECTIONS))
+                      else None)
 
     restore: list[Callable[[], object]] = []
 
@@ -186,8 +182,6 @@ def create_app(
         for undo in restore:
             undo()
         await runtime.feeds.close()
-        if runtime.hot_reads is not None:
-            await runtime.hot_reads.close()
         await services.close()
 
     middleware: list[Any] = [request_metrics()]

@@ -8,33 +8,23 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-import msgspec
-import sqlalchemy as sa
 from litestar import Request
 from litestar.datastructures import State
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import HeaderParameter, ParameterKwarg
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.http.feeds import Feeds
 from service.http.problems import forbidden, header, malformed, unauthorized
 from service.http.settings import HttpSettings
-from service.pipeline import GameNotFound, Pipeline
+from service.pipeline import Pipeline
 from service.players.directory import Player, PlayerDirectory
+from service.projections.games import GameAccess
 from service.projections.views import MemoryViews
-from service.store.hot_reads import HotReads, compiled
-from service.store.tables import games
 from service.table.game import Game
-from service.table.lobby import Controller, seat_of
 from service.wiring.bootstrap import Services
-
-decode_seats = msgspec.json.Decoder(list[Controller | None]).decode  # the games row's `seats`
 
 
 @dataclass
@@ -46,61 +36,23 @@ class Runtime:
     feeds: Feeds
     settings: HttpSettings
     memory_views: MemoryViews | None = None  # set when this process is the only writer
-    hot_reads: HotReads | None = None  # PostgreSQL's (see `GameRead`)
 
 
-@dataclass(frozen=True, slots=True)
-class GameAccess:
-    game_id: str
-    status: str
-    creator: str
-    public: bool
-    seats: list[Controller | None]
-    version: int
-    deadline: datetime | None
-    row: Any
-
-    def seat_of(self, player_id: str) -> int | None:
-        return seat_of(self.seats, player_id)
-
-    def viewer(self, player: Player) -> int | None:
-        """The caller's seat, None to watch as a spectator, or 403 for a private game."""
-        seat = self.seat_of(player.player_id)
-        if seat is None and not self.public and player.player_id != self.creator:
-            raise forbidden("private_game", "This game is private to its players.")
-        return seat
-
-    def seat(self, player: Player) -> int:
-        seat = self.seat_of(player.player_id)
-        if seat is None:
-            self.viewer(player)  # a private game: say so rather than "not seated"
-            raise forbidden("not_seated", "You have no seat in this game.")
-        return seat
+def viewer_in(access: GameAccess, player: Player) -> int | None:
+    """The caller's seat, None to watch as a spectator, or 403 for a private game."""
+    seat = access.seat_of(player.player_id)
+    if seat is None and not access.public and player.player_id != access.creator:
+        raise forbidden("private_game", "This game is private to its players.")
+    return seat
 
 
-@asynccontextmanager
-async def single_read(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """One statement, no BEGIN/COMMIT around it: a single round trip for the hot reads. A
-    single SELECT sees one committed snapshot, so it needs no transaction of its own."""
-    async with engine.connect() as conn:
-        await conn.execution_options(isolation_level="AUTOCOMMIT")
-        yield conn
-
-
-class GameRead:
-    """A hot read of one game's rows: a Core statement with a `game_id` parameter, run
-    compiled on the hot-read pool on PostgreSQL, where SQLAlchemy's execution path costs more
-    than the query (see `HotReads`), and through SQLAlchemy on SQLite."""
-
-    def __init__(self, statement: sa.Select[Any]) -> None:
-        self.statement, self.sql = statement, compiled(statement)
-
-    async def rows(self, runtime: Runtime, game_id: str) -> Sequence[Any]:
-        if runtime.hot_reads is not None:
-            return await runtime.hot_reads.fetch(self.sql, game_id)
-        async with single_read(runtime.services.engine) as conn:
-            rows: Sequence[Any] = (await conn.execute(self.statement, {"game_id": game_id})).all()
-            return rows
+def seat_held(access: GameAccess, player: Player) -> int:
+    """The caller's seat, or 403."""
+    seat = access.seat_of(player.player_id)
+    if seat is None:
+        viewer_in(access, player)  # a private game: say so rather than "not seated"
+        raise forbidden("not_seated", "You have no seat in this game.")
+    return seat
 
 
 async def seat_in(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Game, int | None]:
@@ -122,22 +74,6 @@ def may_watch(game: Game, player: Player) -> None:
     lobby = game.lobby
     if lobby is not None and not lobby.public and player.player_id != lobby.creator:
         raise forbidden("private_game", "This game is private to its players.")
-
-
-async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
-    row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
-    if row is None:
-        raise GameNotFound(game_id)
-    return access_of(row)
-
-
-def access_of(row: Any) -> GameAccess:
-    """A `games` row's access facts."""
-    deadline = row.deadline
-    if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
-        deadline = deadline.replace(tzinfo=UTC)
-    return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
-                      row.version, deadline, row)
 
 
 # A request `authenticate` let through: `request.user` is the calling player.

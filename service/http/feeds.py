@@ -14,7 +14,8 @@ import logging
 from collections.abc import AsyncIterator
 
 from service.pipeline.hooks import Publisher
-from service.store.event_store import EventStore, StoredEvent
+from service.store.event_store import EventStore
+from service.store.records import StoredEvent
 
 log = logging.getLogger("cya.http.feeds")
 

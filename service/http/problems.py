@@ -24,8 +24,7 @@ from litestar.plugins.problem_details import ProblemDetailsException
 from service.domain import RuleViolation
 from service.domain.docs import doc
 from service.http.choices import choices_at
-from service.pipeline import GameNotFound
-from service.store.event_store import DamagedLog, IdempotencyKeyReused, VersionConflict
+from service.store.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("cya.http")
 

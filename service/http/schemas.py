@@ -18,7 +18,7 @@ from service.table.lobby import (
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,
     BotLevel,
-    Controller,
+    SeatHolder,
     TimeoutPolicy,
 )
 
@@ -180,7 +180,7 @@ class GameSummary(msgspec.Struct):
     ruleset: Annotated[RuleSet, doc("How the game is played.")]
     players: Annotated[int, doc("The number of seats.")]
     seats: Annotated[
-        list[Controller | None],
+        list[SeatHolder | None],
         doc("Who controls each seat, by seat number: a human player or a bot; null: open for a"
             " human player to take."),
     ]

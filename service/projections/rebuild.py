@@ -11,14 +11,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 import sqlalchemy as sa
 from msgspec.structs import replace
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.projections.rows import due_row, games_row, view_rows
-from service.projections.writer import clear
-from service.store.event_store import EventStore, as_utc
+from service.projections.rows import games_row, view_rows
+from service.store.event_store import EventStore
+from service.store.records import as_utc
 from service.store.tables import due_work, events, game_views, games
+from service.table.clock import due_work_of
 from service.table.game import Game, apply_at
 
 BATCH_GAMES = 500
@@ -42,9 +44,9 @@ class _Batch:
             return
         self.games.append(games_row(game))
         self.views.extend(view_rows(game))
-        due = due_row(game)
+        due = due_work_of(game)
         if due is not None:
-            self.due.append(due)
+            self.due.append(msgspec.structs.asdict(due))
 
     async def flush(self, conn: AsyncConnection) -> None:
         for table, rows in ((games, self.games), (game_views, self.views), (due_work, self.due)):
@@ -60,7 +62,8 @@ async def rebuild(store: EventStore) -> RebuildStats:
     cols = (events.c.game_id, events.c.version, events.c.type, events.c.schema_version,
             events.c.data, events.c.hash, events.c.recorded_at)
     async with store.write() as conn:
-        await clear(conn)
+        for table in (due_work, game_views, games):
+            await conn.execute(sa.delete(table))
         result = await conn.stream(sa.select(*cols).order_by(events.c.game_id, events.c.version))
         game: Game | None = None
         version, last_hash, first_at, last_at = 0, "", None, None

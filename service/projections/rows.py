@@ -7,20 +7,25 @@ command) cannot disagree.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
 from service.domain import spectator_view
+from service.store.records import ReadModelRows
 from service.store.tables import HANDS, SPECTATOR
+from service.table.clock import deadline, due_work_of
 from service.table.game import Game
-from service.table.lobby import BotSeat, HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 
-BOT_TURN = "bot_turn"
-DEADLINE = "deadline"
+def read_model_rows(game: Game, *, lobby_changed: bool) -> ReadModelRows:
+    """Every read-model row of `game`, as a command that left it so writes them.
+    `lobby_changed`: the command created the game or changed its lobby (seats, a resignation),
+    so its whole games row is written, not only the progress columns."""
+    return ReadModelRows(game.game_id, games_progress(game),
+                         games_row(game) if lobby_changed else None, view_rows(game),
+                         due_work_of(game))
 
 
 def games_row(game: Game) -> dict[str, Any]:
@@ -40,8 +45,8 @@ def games_row(game: Game) -> dict[str, Any]:
 
 
 def games_progress(game: Game) -> dict[str, Any]:
-    """The columns of the games row that a command may change without touching the lobby
-    (the rest come from the lobby, the ruleset and the creation time)."""
+    """The `PROGRESS_COLUMNS` of the games row: those a command may change without touching
+    the lobby."""
     pending = game.pending_seat()
     return {
         "game_id": game.game_id,
@@ -51,18 +56,6 @@ def games_progress(game: Game) -> dict[str, Any]:
         "deadline": deadline(game),
         "updated_at": game.updated_at,
     }
-
-
-def deadline(game: Game) -> datetime | None:
-    """A human's decision under a turn clock expires `turn_clock` seconds after the command
-    that made it pending (every command of the rules restarts the clock of the decision it
-    leaves; another seat's resignation does not)."""
-    pending = game.pending_seat()
-    if pending is None or game.lobby is None or game.lobby.turn_clock is None:
-        return None
-    if not isinstance(pending[1], HumanSeat) or game.decision_since is None:
-        return None
-    return game.decision_since + timedelta(seconds=game.lobby.turn_clock)
 
 
 def view_rows(game: Game) -> list[dict[str, Any]]:
@@ -95,20 +88,3 @@ def seat_view_json(hands: bytes, seat: int, spectator: bytes) -> bytes:
     held = _decode_hands(hands)
     own = _encode({"viewer": seat, "hand": held[seat] if held else None})
     return own[:-1] + b"," + spectator[len(_SPECTATOR_HEAD):]
-
-
-def due_row(game: Game) -> dict[str, Any] | None:
-    """What the workers must do next for this game, if anything."""
-    pending = game.pending_seat()
-    if pending is None or game.updated_at is None:
-        return None
-    seat, controller = pending
-    if isinstance(controller, BotSeat):
-        kind, due_at = BOT_TURN, game.updated_at
-    else:
-        at = deadline(game)
-        if at is None:
-            return None
-        kind, due_at = DEADLINE, at
-    return {"game_id": game.game_id, "version": game.version, "kind": kind, "seat": seat,
-            "due_at": due_at}

@@ -10,6 +10,7 @@ recorded with the same body (the bot's choice is seeded by the same facts, so it
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from datetime import UTC, datetime
@@ -17,15 +18,16 @@ from typing import Literal
 
 import msgspec
 
-from service.domain import RuleViolation, execute, legal_commands, player_view
+from service.domain import RuleViolation, legal_commands, player_view
 from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
-from service.pipeline import GameNotFound, Outcome, Pipeline
-from service.projections.rows import BOT_TURN, DEADLINE, deadline
+from service.pipeline import Outcome, Pipeline
+from service.pipeline.deciders import expired_clock
 from service.scheduling.timeout_streaks import consecutive_timeouts
-from service.store.event_store import IdempotencyKeyReused, VersionConflict
-from service.table.game import AnyEvent, Game, apply_all
-from service.table.lobby import BotSeat, Controller, HumanSeat
+from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
+from service.table.clock import BOT_TURN, DEADLINE, deadline
+from service.table.game import AnyEvent, Game
+from service.table.lobby import BotSeat, HumanSeat, SeatHolder
 from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
 
 Result = Literal["acted", "moved_on", "replayed", "early"]
@@ -104,7 +106,7 @@ async def take_due_decision(
     return "replayed" if outcome.replayed else "acted"
 
 
-def _waiting_on(game: Game, version: int, seat: int) -> Controller | None:
+def _waiting_on(game: Game, version: int, seat: int) -> SeatHolder | None:
     """Who controls `seat`, if the game still stands at `version` waiting for it."""
     pending = game.pending_seat()
     if game.version != version or pending is None or pending[0] != seat:
@@ -132,13 +134,7 @@ async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanS
                    f"{policy.hand_over_after})",
         ))
     command = bot_choice(game, seat, policy.bot_level, kind)
-
-    def decide(g: Game) -> tuple[list[AnyEvent], Game]:
-        assert g.state is not None
-        events, state = execute(g.state, command, seat)
-        after = apply_all(g, marks)
-        return [*marks, *events], msgspec.structs.replace(after, state=state)
-
+    decide = functools.partial(expired_clock, seat=seat, marks=marks, command=command)
     body = _encode((kind, seat, marks, command))
     return await pipeline.take(game.game_id, decide, body, f"timeout:{seat}",
                                command_id_for(game.version, kind), game.version)

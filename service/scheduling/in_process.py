@@ -12,12 +12,11 @@ import contextlib
 import functools
 import logging
 from datetime import UTC, datetime
-from typing import Any
 
 from service.pipeline import Pipeline
-from service.projections.due import overdue_rows
-from service.projections.rows import BOT_TURN
+from service.projections.due import overdue
 from service.scheduling.decision_job import take_due_decision
+from service.table.clock import BOT_TURN, DueWork
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ class InProcessScheduler:
         if self._sweeper is None and self.sweep_interval_s > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
-    async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
+    async def schedule(self, game_id: str, due: DueWork | None) -> None:
         self.start()
         old = self._tasks.pop(game_id, None)
         # A newer version makes the old task moot; never cancel the task scheduling this one
@@ -50,7 +49,7 @@ class InProcessScheduler:
             old[1].cancel()
         if due is not None:
             task = asyncio.get_running_loop().create_task(self._run(due))
-            self._tasks[game_id] = (due["version"], task)
+            self._tasks[game_id] = (due.version, task)
             task.add_done_callback(functools.partial(self._forget, game_id))
 
     def _forget(self, game_id: str, task: asyncio.Task[None]) -> None:
@@ -58,20 +57,18 @@ class InProcessScheduler:
         if entry is not None and entry[1] is task:
             del self._tasks[game_id]
 
-    async def _run(self, due: dict[str, Any]) -> None:
+    async def _run(self, due: DueWork) -> None:
         assert self.pipeline is not None, "attach() the pipeline before scheduling"
-        at: datetime = due["due_at"]
-        wait = (at - datetime.now(UTC)).total_seconds()
-        if due["kind"] == BOT_TURN:
+        wait = (due.due_at - datetime.now(UTC)).total_seconds()
+        if due.kind == BOT_TURN:
             wait = max(wait, 0.0) + self.bot_delay_ms / 1000
         if wait > 0:
             await asyncio.sleep(wait)
         try:
-            await take_due_decision(self.pipeline, due["game_id"], due["version"], due["kind"],
-                                    due["seat"])
+            await take_due_decision(self.pipeline, due.game_id, due.version, due.kind, due.seat)
         except Exception:
             # The row stays due; the sweep loop tries again.
-            log.exception("due work for game %s failed", due["game_id"])
+            log.exception("due work for game %s failed", due.game_id)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -82,11 +79,11 @@ class InProcessScheduler:
     async def sweep(self) -> int:
         assert self.pipeline is not None
         started = 0
-        for due in await overdue_rows(self.pipeline.store, self.sweep_grace_s):
-            live = self._tasks.get(due["game_id"])
-            if live is not None and live[0] == due["version"] and not live[1].done():
+        for due in await overdue(self.pipeline.store, self.sweep_grace_s):
+            live = self._tasks.get(due.game_id)
+            if live is not None and live[0] == due.version and not live[1].done():
                 continue
-            await self.schedule(due["game_id"], due)
+            await self.schedule(due.game_id, due)
             started += 1
         return started
 

@@ -14,7 +14,7 @@ from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
-from service.projections.rows import BOT_TURN
+from service.table.clock import BOT_TURN, DueWork
 
 JOB = "workers.jobs.take_due_decision"
 JOB_TIMEOUT_S = 30
@@ -24,9 +24,9 @@ RETRY = Retry(max=3, interval=[1, 2, 4])
 WAITING_IN_QUEUE = {JobStatus.QUEUED, JobStatus.DEFERRED}
 
 
-def job_id(due: dict[str, Any]) -> str:
+def job_id(due: DueWork) -> str:
     """One id per (game, version, kind): RQ ids allow only [A-Za-z0-9_-]."""
-    return f"cya-{due['kind']}-{due['game_id']}-{due['version']}"
+    return f"cya-{due.kind}-{due.game_id}-{due.version}"
 
 
 def _utc(t: datetime) -> datetime:
@@ -38,16 +38,16 @@ def _next_whole_second(t: datetime) -> datetime:
     return whole if whole == t else whole + timedelta(seconds=1)
 
 
-def enqueue_due(queue: Queue, due: dict[str, Any], *, bot_delay_ms: int = 0) -> Job:
-    at = _utc(due["due_at"])
+def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job:
+    at = _utc(due.due_at)
     now = datetime.now(UTC)
-    if due["kind"] == BOT_TURN and bot_delay_ms:
+    if due.kind == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
     elif at > now:
         # RQ's scheduler keeps whole seconds, dropping the fraction: a clock would expire up
         # to a second before the deadline the player was shown. Never early, then.
         at = _next_whole_second(at)
-    args = (due["game_id"], due["version"], due["kind"], due["seat"])
+    args = (due.game_id, due.version, due.kind, due.seat)
     with queue.connection.pipeline() as pipe:  # one round trip instead of two
         options: dict[str, Any] = {
             "job_id": job_id(due), "job_timeout": JOB_TIMEOUT_S, "result_ttl": 0,
@@ -73,7 +73,7 @@ class RQScheduler:
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
 
-    async def schedule(self, game_id: str, due: dict[str, Any] | None) -> None:
+    async def schedule(self, game_id: str, due: DueWork | None) -> None:
         if due is not None:  # a Redis error reaches the pipeline, which leaves it to the sweeper
             enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)
 
@@ -90,7 +90,7 @@ def _taken_and_dropped(queue: Queue, job: Job, status: JobStatus) -> bool:
     return queue.get_job_position(job.id) is None
 
 
-def requeue_lost(queue: Queue, rows: list[dict[str, Any]], *, started_grace_s: float) -> int:
+def requeue_lost(queue: Queue, rows: list[DueWork], *, started_grace_s: float) -> int:
     """Enqueue again, to run now, every overdue row whose job is not queued or freshly
     running; returns how many. A stale copy is deleted first so the id names one live job.
 

@@ -1,70 +1,46 @@
-"""The event log: append with optimistic concurrency and idempotency, read, redact per viewer.
+"""The event log's recorder: append with optimistic concurrency and idempotency, read, redact
+per viewer.
 
 `UNIQUE (game_id, version)` is the concurrency check: of two writers that read version v,
 exactly one inserts v + 1; the other's INSERT fails and it learns the current version.
 `UNIQUE (game_id, command_id)` (plus the `commands` row) makes a repeated command id find its
 first outcome instead of acting twice, also when both copies race.
+
+`EventStore` holds what every backend shares; where the backends differ (how a command's
+write is committed, the hottest reads, one JSON query) each has its own subclass, chosen once
+at wiring (`store.backends.open_store`): `sqlite.SqliteEventStore`, `postgres.PostgresEventStore`.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, get_args
+from typing import Any, ClassVar
 
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.domain import redact, visibility
 from service.domain.views import Viewer
 from service.store.chain import event_hash
 from service.store.codec import AnyEvent, EventCodec, default_codec
-from service.store.engine import WRITE_OPTION, is_sqlite
+from service.store.hot_reads import HotRead
+from service.store.records import (
+    AppendRejected,
+    Batch,
+    CommandRecord,
+    DamagedLog,
+    ReadModelRows,
+    StoredEvent,
+    StoredRow,
+    as_utc,
+    redacted_for,
+    visibility_of,
+)
 from service.store.tables import commands, events
-from service.table.lobby import LobbyEvent
-from service.table.timeouts import TimeoutEvent
-
-
-class VersionConflict(Exception):
-    def __init__(self, game_id: str, expected: int, current: int) -> None:
-        super().__init__(f"game {game_id} is at version {current}, not {expected}")
-        self.game_id, self.expected, self.current = game_id, expected, current
-
-
-class DamagedLog(Exception):
-    """A game's stored events cannot be read, or the rules cannot replay them: the database was
-    changed outside the service (or a bug). The audit (`verify`) says where and how."""
-
-    def __init__(self, game_id: str, version: int) -> None:
-        super().__init__(f"game {game_id}: the stored log breaks at version {version}")
-        self.game_id, self.version = game_id, version
-
-
-class IdempotencyKeyReused(Exception):
-    """The command id was used before with a different command."""
-
-    def __init__(self, game_id: str, command_id: str) -> None:
-        super().__init__(f"command id {command_id!r} was used for another command in {game_id}")
-        self.game_id, self.command_id = game_id, command_id
-
-
-# Frozen msgspec Structs rather than frozen dataclasses: a command builds several, and a frozen
-# dataclass's __init__ costs about ten times as much.
-class StoredEvent(msgspec.Struct, frozen=True, gc=False):
-    game_id: str
-    version: int
-    type: str
-    schema_version: int
-    event: AnyEvent
-    visibility: str
-    command_id: str | None
-    actor: str | None
-    recorded_at: datetime
-    hash: str
 
 
 def _log_query(game_id: str, after: int = 0, upto: int | None = None) -> sa.Select[Any]:
@@ -79,84 +55,44 @@ def _log_query(game_id: str, after: int = 0, upto: int | None = None) -> sa.Sele
     return q if upto is None else q.where(events.c.version <= upto)
 
 
-class StoredRow(msgspec.Struct, frozen=True, gc=False):
-    """An event's row as stored: `data` undecoded."""
 
-    version: int
-    type: str
-    schema_version: int
-    visibility: str
-    command_id: str | None
-    actor: str | None
-    recorded_at: datetime
-    hash: str
-    data: bytes
+class EventStore(ABC):
+    dialect: ClassVar[str]  # SQLAlchemy's name of the backend: "sqlite" or "postgresql"
 
-
-class Batch(msgspec.Struct, frozen=True, gc=False):
-    """One command's events, encoded and hash-chained, not yet written."""
-
-    game_id: str
-    expected_version: int
-    command_id: str | None
-    body_sha256: str
-    rows: list[dict[str, Any]]  # every column but `data`, which is in `data` (same order)
-    data: list[str]
-    stored: list[StoredEvent]
-
-    def insert_rows(self) -> list[dict[str, Any]]:
-        return [{**row, "data": text} for row, text in zip(self.rows, self.data, strict=True)]
-
-
-class AppendRejected(Exception):
-    """A unique constraint refused the append: the version or the command id is taken."""
-
-
-@dataclass(frozen=True, slots=True)
-class CommandRecord:
-    body_sha256: str
-    first_version: int
-    last_version: int
-
-
-# Seats and clocks: public facts. Looked up by class: `isinstance` against the two unions
-# tried each of their classes in turn, a third of a microsecond per event.
-_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent))
-
-
-def visibility_of(event: AnyEvent) -> str:
-    if type(event) in _PUBLIC_SERVICE_EVENTS:
-        return "public"
-    return str(visibility(event))  # type: ignore[arg-type]  # a game event (mypy cannot tell)
-
-
-def as_utc(t: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time we store is UTC."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
-
-
-def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:
-    """The event as `viewer` (a seat, or None for a spectator) may see it: by the event's own
-    class, not the stored column, which a hand-edited row could make wrong."""
-    visible_to = visibility_of(stored.event)
-    if visible_to == "public" or (viewer is not None and visible_to == str(viewer)):
-        return stored.event
-    return redact(stored.event, viewer)  # type: ignore[arg-type]  # lobby events are public
-
-
-class EventStore:
     def __init__(self, engine: AsyncEngine, codec: EventCodec = default_codec) -> None:
         self.engine = engine
         self.codec = codec
-        self.sqlite = is_sqlite(str(engine.url))
+
+    # Where the backends differ.
+
+    @abstractmethod
+    async def commit(self, batch: Batch, rows: ReadModelRows) -> None:
+        """Append a command's prepared events and write its game's read-model rows, atomically:
+        `AppendRejected` if another writer took the version or the command id first."""
+
+    @abstractmethod
+    async def fetch(self, read: HotRead, game_id: str) -> Sequence[Any]:
+        """The rows of a hot read of one game (one statement, no transaction around it)."""
+
+    @abstractmethod
+    def seats_hold(self, player_id: str) -> sa.ColumnElement[bool]:
+        """Whether a `games` row's seats hold the player (`?mine=true`)."""
+
+    async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
+        """The events after version `after`: all another process can have added to a game
+        this one has folded (a catch-up)."""
+        return await self.read_events(game_id, after=after)
+
+    async def close(self) -> None:
+        """Release what the backend holds besides the engine's pool."""
+        return None
+
+    # What they share.
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.connect() as conn:
-            if self.sqlite:
-                await conn.execution_options(**{WRITE_OPTION: True})
-            async with conn.begin():
-                yield conn
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:

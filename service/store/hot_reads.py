@@ -13,8 +13,7 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
-from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql import ClauseElement, Select
 
 
 class Row(asyncpg.Record):  # type: ignore[misc]
@@ -34,6 +33,14 @@ def compiled(statement: ClauseElement) -> str:
     return str(statement.compile(dialect=dialect))
 
 
+class HotRead:
+    """A hot read of one game's rows: a Core statement with a `game_id` bind parameter, kept
+    with its asyncpg text (compiled once). `EventStore.fetch` runs it."""
+
+    def __init__(self, statement: Select[Any]) -> None:
+        self.statement, self.sql = statement, compiled(statement)
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """asyncpg resets every released connection with a statement of its own (RESET ALL,
     UNLISTEN *, …): a second round trip per read. These connections only ever run single
@@ -44,8 +51,8 @@ class HotReads:
     """A pool opened at the first read. `max_size`: reads past it wait for a connection, which
     holds one only for its statement (never across an await of the caller's)."""
 
-    def __init__(self, engine: AsyncEngine, *, max_size: int) -> None:
-        self._url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    def __init__(self, dsn: str, *, max_size: int) -> None:
+        self._url = dsn  # asyncpg's: no SQLAlchemy driver name
         self._max_size = max_size
         self._pool: asyncpg.Pool | None = None
         self._lock = asyncio.Lock()

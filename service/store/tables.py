@@ -81,6 +81,10 @@ games = sa.Table(
     # update them in place (HOT: no new index entries), and prune old versions as it goes.
     postgresql_with={"fillfactor": 50},
 )
+# The columns of a games row that a command may change without touching the lobby (the rest
+# come from the lobby, the ruleset and the creation time): a command that leaves the lobby as
+# it was writes only these.
+PROGRESS_COLUMNS = ("game_id", "status", "version", "pending_seats", "deadline", "updated_at")
 
 # PostgreSQL only: the games a player sits in, by JSON containment (`?mine=true`). SQLite
 # has no such index and scans.
@@ -103,6 +107,17 @@ game_views = sa.Table(
     # The exact JSON the API serves, as text: PostgreSQL need not parse it on every write.
     sa.Column("view", sa.Text, nullable=False),
     postgresql_with={"fillfactor": 50, "toast_tuple_target": 8160},
+)
+
+# A player: an identity and the SHA-256 of its bearer API key (the key itself is never stored).
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("key_sha256", sa.String(64), nullable=False),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.UniqueConstraint("key_sha256", name="uq_players_key"),
 )
 
 # At most one pending decision per game, so at most one row of due work.

@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from service.domain import Event, GameState, evolve, new_game
-from service.table.lobby import BotSeat, Controller, GameCreated, Lobby, LobbyEvent, evolve_lobby
+from service.table.lobby import BotSeat, GameCreated, Lobby, LobbyEvent, SeatHolder, evolve_lobby
 from service.table.timeouts import TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished"]
@@ -43,7 +43,7 @@ class Game(msgspec.Struct, frozen=True, gc=False):
             return "lobby"
         return "finished" if self.state.status == "finished" else "playing"
 
-    def pending_seat(self) -> tuple[int, Controller | None] | None:
+    def pending_seat(self) -> tuple[int, SeatHolder | None] | None:
         """The seat whose decision the game waits for, and who controls it."""
         if self.status != "playing" or self.state is None or self.lobby is None:
             return None

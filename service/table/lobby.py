@@ -36,7 +36,7 @@ class BotSeat(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="kind"
     level: Annotated[BotLevel, doc(_BOT_LEVEL)] = "random"
 
 
-Controller = HumanSeat | BotSeat
+SeatHolder = HumanSeat | BotSeat
 
 
 TIMEOUT_POLICY_DOC = (
@@ -75,7 +75,7 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
     ruleset: Annotated[RuleSet, doc("How the game is played.")]
     creator: Annotated[str, doc("The player id of the game's creator.")]
     seats: Annotated[
-        tuple[Controller | None, ...],
+        tuple[SeatHolder | None, ...],
         doc(
             "Who controls each seat, by seat number: a human player or a bot; null: open for a"
             " human player to take."
@@ -101,7 +101,7 @@ class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
     added a bot."""
 
     seat: Annotated[int, doc("The seat taken, 0-based.")]
-    controller: Annotated[Controller, doc("Who now controls the seat.")]
+    controller: Annotated[SeatHolder, doc("Who now controls the seat.")]
 
 
 class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
@@ -132,7 +132,7 @@ class _LobbyCommand(msgspec.Struct, frozen=True, gc=False, tag_field="type",
 
 class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
     ruleset: RuleSet
-    seats: tuple[Controller | None, ...] = ()  # padded with open seats to ruleset.players
+    seats: tuple[SeatHolder | None, ...] = ()  # padded with open seats to ruleset.players
     turn_clock: int | None = None
     timeout_policy: TimeoutPolicy = TimeoutPolicy()
     public: bool = True
@@ -158,7 +158,7 @@ class Start(_LobbyCommand, frozen=True, tag="start"):
 LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | Start
 
 
-def seat_of(seats: Sequence[Controller | None], player_id: str) -> int | None:
+def seat_of(seats: Sequence[SeatHolder | None], player_id: str) -> int | None:
     """The seat a human player holds, if any (a player holds at most one)."""
     for i, c in enumerate(seats):
         if isinstance(c, HumanSeat) and c.player_id == player_id:
@@ -171,7 +171,7 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
     public: bool
     turn_clock: int | None
     timeout_policy: TimeoutPolicy
-    seats: tuple[Controller | None, ...]
+    seats: tuple[SeatHolder | None, ...]
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
@@ -251,6 +251,6 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
     raise ValueError(f"{type(event).__name__} before game_created")
 
 
-def _put(seats: tuple[Controller | None, ...], i: int, c: Controller | None
-         ) -> tuple[Controller | None, ...]:
+def _put(seats: tuple[SeatHolder | None, ...], i: int, c: SeatHolder | None
+         ) -> tuple[SeatHolder | None, ...]:
     return (*seats[:i], c, *seats[i + 1 :])

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from service.pipeline import Pipeline
 from service.pipeline.hooks import LocalPublisher, Publisher, RedisPublisher, Scheduler
 from service.pipeline.state_cache import StateCache
-from service.store.engine import create_engine
+from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.wiring import schedulers
 from service.wiring.settings import Settings, get_settings
@@ -26,7 +26,7 @@ class Services:
 
     async def close(self) -> None:
         await schedulers.close(self.pipeline.scheduler)
-        await self.pipeline.close()
+        await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
 
@@ -36,9 +36,8 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
     """`catch_up_first`: see `Pipeline`; for API processes that share the log with others
     (workers catch up themselves, for the version their job names)."""
     settings = settings or get_settings()
-    engine = create_engine(settings.database_url,
-                           sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
-    store = EventStore(engine)
+    store = open_store(settings.database_url,
+                       sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
     publisher: Publisher = (
         RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
     )
@@ -48,7 +47,7 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
                         conflict_retries=settings.conflict_retries,
                         catch_up_first=catch_up_first)
     schedulers.attach(pipeline.scheduler, pipeline)
-    return Services(settings, engine, store, pipeline, publisher)
+    return Services(settings, store.engine, store, pipeline, publisher)
 
 
 def tune_gc() -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import msgspec
 import pytest
 
 from service.domain import GameView, RuleViolation
 from service.pipeline import Pipeline
-from service.projections import queries
+from service.projections.due import overdue
+from service.projections.games import LobbyFilter, game_access, lobby_page
+from service.projections.views import body_from_rows, view_rows
+from service.table.clock import DueWork
 from service.table.lobby import (
     AddBot,
     BotSeat,
@@ -27,9 +28,9 @@ class RecordingScheduler:
     """A hand-written fake: remembers what the pipeline asked to schedule."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[str, dict | None]] = []
+        self.calls: list[tuple[str, DueWork | None]] = []
 
-    async def schedule(self, game_id: str, due: dict | None) -> None:
+    async def schedule(self, game_id: str, due: DueWork | None) -> None:
         self.calls.append((game_id, due))
 
 
@@ -88,31 +89,37 @@ async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
     due = calls[-1][1]
     game = await p.load(game_id)
     seat = game.state.pending_seats()[0]
-    assert due["seat"] == seat and due["version"] == game.version
-    assert due["kind"] == ("deadline" if seat == 0 else "bot_turn")
-    await p.close()
+    assert due.seat == seat and due.version == game.version
+    assert due.kind == ("deadline" if seat == 0 else "bot_turn")
 
 
 async def test_reads_serve_the_stored_views_the_lobby_and_due_work(services):
     p = services.pipeline
     game_id = await started_game(p)
-    waiting = (await p.create_game(CreateGame(QUICK4, seats=(BotSeat(),)), "host")).game_id
-    await p.create_game(CreateGame(QUICK4, public=False), "host")
+    # Three games of one creator (started_game's, "p0"), one of them private.
+    waiting = (await p.create_game(CreateGame(QUICK4, seats=(BotSeat(),)), "p0")).game_id
+    await p.create_game(CreateGame(QUICK4, public=False), "p0")
     game = await p.load(game_id)
 
-    async with services.store.read() as conn:
-        seat_view = await queries.view(conn, game_id, 1)
-        spectator = await queries.view(conn, game_id, None)
-        lobby = await queries.lobby(conn, status="lobby")
-        everything = await queries.lobby(conn, public_only=False, limit=2)
-        older = await queries.lobby(conn, public_only=False, before=(
-            everything[-1]["created_at"], everything[-1]["game_id"]))
-        now_due = await queries.due(conn, datetime.now(UTC) + timedelta(seconds=1))
-        row = await queries.game(conn, game_id)
+    store = services.store
+    seat_version, seat_view = body_from_rows(game_id, 1, await view_rows(store, game_id, 1))
+    _, spectator = body_from_rows(game_id, None, await view_rows(store, game_id, None))
+    async with store.read() as conn:
+        lobby, _ = await lobby_page(store, conn, LobbyFilter(status="lobby"))
+        everything, more = await lobby_page(store, conn, LobbyFilter(mine="p0"), limit=2)
+        older, _ = await lobby_page(store, conn, LobbyFilter(mine="p0"), after=(
+            everything[-1].row.created_at, everything[-1].game_id))
+        access = await game_access(conn, game_id)
+    now_due = await overdue(store, grace_s=-1)
 
-    assert seat_view.version == game.version == row["version"]
-    assert msgspec.json.decode(seat_view.json, type=GameView).hand == game.state.hands[1]
-    assert msgspec.json.decode(spectator.json, type=GameView).hand is None
-    assert [g["game_id"] for g in lobby] == [waiting]
-    assert len(everything) == 2 and len(older) == 1
+    assert seat_version == game.version == access.version
+    assert _view_in(seat_view).hand == game.state.hands[1]
+    assert _view_in(spectator).hand is None
+    assert [g.game_id for g in lobby] == [waiting]
+    assert len(everything) == 2 and more and len(older) == 1
     assert [(d.game_id, d.kind) for d in now_due] == [(game_id, "bot_turn")]
+
+
+def _view_in(body: bytes) -> GameView:
+    """The view a `GET /view` body carries."""
+    return msgspec.convert(msgspec.json.decode(body)["view"], GameView)

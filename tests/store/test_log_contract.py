@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import asyncio
 
-import msgspec
 import pytest
 import sqlalchemy as sa
 
 from service.audit.verify import verify
-from service.domain import RuleViolation, execute
+from service.domain import RuleViolation
 from service.domain.commands import EndTurn
-from service.pipeline import GameNotFound, Pipeline
-from service.pipeline.group_commit import _PG_COMMIT
-from service.pipeline.resign import resign
+from service.pipeline import Pipeline
+from service.pipeline.deciders import seat_command
 from service.pipeline.state_cache import StateCache
-from service.projections.rows import deadline
-from service.store.event_store import AppendRejected, IdempotencyKeyReused, VersionConflict
+from service.store.group_commit import _PG_COMMIT
 from service.store.hot_reads import HotReads, compiled
+from service.store.records import (
+    AppendRejected,
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+)
 from service.store.tables import events, games
+from service.table.clock import deadline
 from service.table.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
 from service.wiring.bootstrap import build
 from service.wiring.settings import Settings
@@ -83,11 +87,8 @@ async def test_given_a_race_lost_on_every_retry_then_the_conflict_names_the_vers
     q.cache.put(await q.load(game_id))  # q decides on this version and may not retry
     await play(p, game_id, 2)  # p moves the game on by more than one event
 
-    try:
-        with pytest.raises(VersionConflict) as err:
-            await q.play(game_id, seat, command)
-    finally:
-        await q.close()
+    with pytest.raises(VersionConflict) as err:
+        await q.play(game_id, seat, command)
 
     assert err.value.expected == version
     assert err.value.current == len(await services.store.read_events(game_id)) > version + 1
@@ -109,7 +110,8 @@ async def test_given_another_process_moved_the_game_on_then_a_fresh_load_folds_o
         return await load(conn, game_id, after, upto)
 
     monkeypatch.setattr(q.store, "load", spied)
-    hot = q.tail._reads  # PostgreSQL: a catch-up reads on the hot-read pool, not through load
+    # PostgreSQL: a catch-up reads on the hot-read pool, not through load
+    hot = q.store._tail if q.store.dialect == "postgresql" else None
     if hot is not None:
         fetch = hot.fetch
 
@@ -143,8 +145,7 @@ async def test_given_other_writers_then_catching_up_first_decides_once_on_the_lo
 
         def decide(game):
             decided_on.append(game.version)
-            events, state = execute(game.state, command, seat)
-            return list(events), msgspec.structs.replace(game, state=state)
+            return seat_command(game, seat, command, None)
 
         outcome = await q.take(game_id, decide, b"a test command", f"seat:{seat}")
 
@@ -166,7 +167,7 @@ async def test_given_another_process_handed_my_seat_away_then_my_command_is_refu
     seat = game.state.pending_seats()[0]
     player = game.lobby.seats[seat].player_id
     _, _, command = await next_move(p, game_id)
-    await resign(p, game_id, player)
+    await p.resign(game_id, player)
 
     with pytest.raises(RuleViolation) as refused:
         await q.play(game_id, seat, command, player_id=player)
@@ -314,15 +315,15 @@ async def test_given_a_command_cancelled_in_a_shared_write_then_the_others_still
     cancelled_game = games[7]
     entered: list[str] = []
     tasks: dict[str, asyncio.Task] = {}
-    commit = type(p.committer).commit
+    commit = type(p.store).commit
 
-    async def commit_then_cancel(self, batch, game, **kw):
+    async def commit_then_cancel(self, batch, rows):
         entered.append(batch.game_id)
         if batch.game_id == cancelled_game:
             asyncio.get_running_loop().call_soon(tasks[cancelled_game].cancel)
-        return await commit(self, batch, game, **kw)
+        return await commit(self, batch, rows)
 
-    monkeypatch.setattr(type(p.committer), "commit", commit_then_cancel)
+    monkeypatch.setattr(type(p.store), "commit", commit_then_cancel)
     for g, (version, seat, command) in zip(games, moves, strict=True):
         tasks[g] = asyncio.create_task(p.play(g, seat, command, expected_version=version))
     results = await asyncio.gather(*tasks.values(), return_exceptions=True)
@@ -334,7 +335,7 @@ async def test_given_a_command_cancelled_in_a_shared_write_then_the_others_still
     for g, (version, _, _) in zip(games, moves, strict=True):
         current = (await services.store.read_events(g))[-1].version
         # The cancelled command's group was written all the same (SQLite has no groups).
-        if g != cancelled_game or not services.store.sqlite:
+        if g != cancelled_game or services.store.dialect != "sqlite":
             assert current > version
 
 
@@ -348,7 +349,7 @@ async def test_given_postgres_dropped_an_idle_writer_connection_then_the_next_co
         p = services.pipeline
         game = await started_game(p, humans=4)
         before = await play(p, game, 1)
-        (writer,) = p.committer._idle
+        (writer,) = p.store._committer._idle
         async with services.engine.connect() as conn:
             await conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"),
                                {"pid": writer.get_server_pid()})
@@ -376,7 +377,7 @@ async def test_given_the_writer_planned_its_statement_on_small_tables_then_it_re
     try:
         p = services.pipeline
         await play(p, await started_game(p, humans=4), 12)
-        (writer,) = p.committer._idle
+        (writer,) = p.store._committer._idle
         name = await writer.fetchval(
             "SELECT name FROM pg_prepared_statements WHERE statement = $1", _PG_COMMIT)
         empty = ", ".join(["'[]'"] * 10)  # the statement's ten text parameters
@@ -418,7 +419,8 @@ async def test_given_hot_reads_then_each_is_one_statement_on_a_bounded_pool(post
     # asyncpg's default pool reset ran RESET ALL and more after every read: a second round
     # trip. The last statement a pooled connection ran must be the read itself.
     services = build(Settings(database_url=postgres_url))
-    reads = HotReads(services.engine, max_size=3)
+    dsn = services.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    reads = HotReads(dsn, max_size=3)
     try:
         game_id = await started_game(services.pipeline)
         sql = compiled(sa.select(events.c.version, sa.func.pg_backend_pid().label("pid"))
@@ -458,7 +460,7 @@ async def test_given_commands_arrive_during_a_write_then_they_share_the_next_sta
         moves = [await next_move(p, g) for g in games]
         sizes: list[int] = []
         writing, most = 0, 0
-        write = type(p.committer)._write
+        write = type(p.store._committer)._write
 
         async def slow_write(self, group):
             nonlocal writing, most
@@ -471,7 +473,7 @@ async def test_given_commands_arrive_during_a_write_then_they_share_the_next_sta
             finally:
                 writing -= 1
 
-        monkeypatch.setattr(type(p.committer), "_write", slow_write)
+        monkeypatch.setattr(type(p.store._committer), "_write", slow_write)
 
         async def send(i: int):
             await asyncio.sleep(0.05 + stagger * i if i else 0.0)
@@ -499,7 +501,7 @@ async def test_given_a_clock_when_another_seat_resigns_then_the_deadline_stays(s
     resigner = (waiting[0] + 1) % 4
     await asyncio.sleep(0.05)
 
-    await resign(p, game_id, f"p{resigner}")
+    await p.resign(game_id, f"p{resigner}")
     after = await p.load(game_id, fresh=True)
     refolded = await p.at_version(game_id, after.version)
 

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from service.domain import EndMode, preset
 from service.store.tables import commands, events
-from service.table.lobby import BotSeat, Controller, CreateGame, HumanSeat, Start, TimeoutPolicy
+from service.table.lobby import BotSeat, CreateGame, HumanSeat, SeatHolder, Start, TimeoutPolicy
 from service.wiring.bootstrap import Services
 
 CREATOR = "host"
@@ -19,7 +19,7 @@ CREATOR = "host"
 
 async def start_game(
     api: Services,
-    seats: tuple[Controller, ...],
+    seats: tuple[SeatHolder, ...],
     *,
     end_mode: str = "quick",
     rules: str = "classic",
@@ -37,11 +37,11 @@ async def start_game(
     return created.game_id
 
 
-def bots(n: int, level: str = "random") -> tuple[Controller, ...]:
+def bots(n: int, level: str = "random") -> tuple[SeatHolder, ...]:
     return tuple(BotSeat(level) for _ in range(n))  # type: ignore[arg-type]
 
 
-def humans(*names: str) -> tuple[Controller, ...]:
+def humans(*names: str) -> tuple[SeatHolder, ...]:
     return tuple(HumanSeat(n) for n in names)
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from service.domain import legal_commands, player_view
 from service.domain.bots import random_policy
-from service.projections.rows import DEADLINE, deadline
 from service.scheduling.decision_job import take_due_decision
 from service.store.migrate import upgrade
+from service.table.clock import DEADLINE, deadline
 from service.table.lobby import TimeoutPolicy
 from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build

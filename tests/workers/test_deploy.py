@@ -14,10 +14,9 @@ import yaml
 from click.testing import CliRunner
 
 from service.cli.main import main as cya
-from service.http.app import VIEW_READ_CONNECTIONS
-from service.pipeline.group_commit import WRITERS
 from service.store.engine import POOL_SIZE
-from service.store.log_tail import TAIL_CONNECTIONS
+from service.store.group_commit import WRITERS
+from service.store.postgres import TAIL_CONNECTIONS, VIEW_READ_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

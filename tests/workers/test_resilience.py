@@ -9,13 +9,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
+import msgspec
 import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
-from service.projections.rows import DEADLINE
 from service.scheduling.rq_scheduler import enqueue_due, job_id, requeue_lost
 from service.store.tables import games
+from service.table.clock import DEADLINE, DueWork
 from service.wiring.bootstrap import Services
 from workers.sweeper import requeued_counter
 
@@ -128,9 +129,8 @@ def test_given_a_job_a_worker_took_and_died_before_starting_then_the_sweeper_req
     # RQ moves a taken job to an intermediate list, still "queued", and gives it up (as
     # failed) only after a minute or more; the sweeper must not take it for one waiting.
     queue = Queue("cya-due-test", connection=Redis.from_url(redis_db.url))
-    overdue = {"game_id": "g", "version": 7, "kind": DEADLINE, "seat": 0,
-               "due_at": datetime.now(UTC) - timedelta(seconds=30)}
-    waiting = {**overdue, "game_id": "h"}
+    overdue = DueWork("g", 7, DEADLINE, 0, datetime.now(UTC) - timedelta(seconds=30))
+    waiting = msgspec.structs.replace(overdue, game_id="h")
     enqueue_due(queue, waiting)
     enqueue_due(queue, overdue)
     queue.connection.lmove(queue.key, queue.intermediate_queue_key, "RIGHT", "LEFT")  # taken

@@ -13,11 +13,12 @@ from litestar.params import Parameter
 from service.audit.verify import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.domain.docs import doc
-from service.http.context import Authed, authenticate, game_access, runtime_of
+from service.http.context import Authed, authenticate, runtime_of, viewer_in
 from service.http.problems import Problem, forbidden, problem_responses
 from service.http.schemas import GameId, StateOut
+from service.projections.games import game_access
 from service.store.codec import EventCodec
-from service.store.event_store import StoredRow
+from service.store.records import StoredRow
 from service.table.lobby import SeatResigned
 from service.table.timeouts import SeatHandedToBot
 
@@ -99,7 +100,7 @@ class AuditController(Controller):
         store = runtime.services.store
         async with store.read() as conn:
             access = await game_access(conn, game_id)
-        access.viewer(player)
+        viewer_in(access, player)
         running = access.status != "finished"
         if running and (player.player_id != access.creator
                         or access.seat_of(player.player_id) is not None):
@@ -125,7 +126,7 @@ class AuditController(Controller):
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
-        seat = access.viewer(player)
+        seat = viewer_in(access, player)
         if version > access.version:
             raise Problem(404, "version_not_found",
                           f"The game is at version {access.version}.")
@@ -141,5 +142,5 @@ class AuditController(Controller):
     async def verify(self, request: Authed, game_id: GameId) -> VerifyReport:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
-            (await game_access(conn, game_id)).viewer(player)
+            viewer_in(await game_access(conn, game_id), player)
         return await verify(runtime.services.store, game_id)

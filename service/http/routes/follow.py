@@ -23,7 +23,7 @@ from litestar.response.sse import ServerSentEventMessage
 from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
 from service.http import examples
-from service.http.context import Authed, Runtime, authenticate, game_access, runtime_of
+from service.http.context import Authed, Runtime, authenticate, runtime_of, viewer_in
 from service.http.problems import problem_responses
 from service.http.schemas import (
     HEADER_SCHEMA,
@@ -33,7 +33,8 @@ from service.http.schemas import (
     GameId,
     version_query,
 )
-from service.store.event_store import redacted_for
+from service.projections.games import game_access
+from service.store.records import redacted_for
 
 _encode = msgspec.json.Encoder().encode
 
@@ -112,7 +113,7 @@ class FollowController(Controller):
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
-        viewer = access.viewer(player)
+        viewer = viewer_in(access, player)
         if _prefers_stream(request.headers.get("accept")):
             start = int(last_event_id) if last_event_id else after
             return ServerSentEvent(  # type: ignore[return-value]

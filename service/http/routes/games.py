@@ -10,23 +10,20 @@ from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 import msgspec
-import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
-from sqlalchemy.dialects.postgresql import JSONB
 
 from service.domain import EndMode, GameView, RuleSet, RuleViolation
 from service.domain.cards import Edition
 from service.http import examples
 from service.http.context import (
     Authed,
-    GameAccess,
     Runtime,
-    access_of,
     authenticate,
-    game_access,
     runtime_of,
+    seat_held,
+    viewer_in,
 )
 from service.http.headers import IDEMPOTENCY_KEY
 from service.http.openapi import OptionalBodyOperation
@@ -43,10 +40,15 @@ from service.http.schemas import (
     NewGame,
 )
 from service.pipeline import Outcome
-from service.pipeline.resign import resign
 from service.players.directory import Player, names_of
-from service.projections.rows import deadline
-from service.store.tables import SEATS_JSONB, SPECTATOR, game_views, games
+from service.projections.games import (
+    GameAccess,
+    LobbyFilter,
+    game_access,
+    lobby_page,
+    spectator_view_json,
+)
+from service.table.clock import deadline
 from service.table.game import Game
 from service.table.lobby import (
     AddBot,
@@ -55,11 +57,11 @@ from service.table.lobby import (
     HumanSeat,
     LeaveSeat,
     Lobby,
+    SeatHolder,
     Start,
     TakeSeat,
     TimeoutPolicy,
 )
-from service.table.lobby import Controller as Seat
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
     name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,
@@ -125,32 +127,23 @@ def _utc(t: datetime) -> datetime:
     return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
-def seat_plan(data: NewGame, creator: str) -> tuple[Seat | None, ...]:
+def seat_plan(data: NewGame, creator: str) -> tuple[SeatHolder | None, ...]:
     """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
     n = data.ruleset.players
-    seats: list[Seat | None] = [None] * n
+    seats: list[SeatHolder | None] = [None] * n
     for bot in data.bots:
         if bot.seat is None:
             continue
         if bot.seat >= n or seats[bot.seat] is not None:
             raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
         seats[bot.seat] = BotSeat(bot.level)
-    wanted: list[Seat] = [HumanSeat(creator)] if data.join else []
+    wanted: list[SeatHolder] = [HumanSeat(creator)] if data.join else []
     wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
     for controller in wanted:
         if None not in seats:
             raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
         seats[seats.index(None)] = controller
     return tuple(seats)
-
-
-def _seated(player_id: str, *, sqlite: bool) -> sa.ColumnElement[bool]:
-    """Whether a games row's seats hold the player: by JSON containment on PostgreSQL (its
-    index, `SEATS_INDEX`), by substring on SQLite (`seats` is msgspec's compact JSON)."""
-    if sqlite:
-        return sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player_id}"')
-    held = sa.cast(sa.literal(_json([{"player_id": player_id}]).decode()), JSONB)
-    return SEATS_JSONB.op("@>")(held)
 
 
 def _cursor(token: str | None) -> tuple[datetime, str] | None:
@@ -244,34 +237,17 @@ class GamesController(Controller):
                                         description="At most this many games.")] = 20,
     ) -> GamePage:
         runtime, player = runtime_of(request), request.user
-        if mine:
-            q = sa.select(games).where(sa.or_(
-                games.c.creator == player.player_id,
-                _seated(player.player_id, sqlite=runtime.services.store.sqlite)))
-        else:
-            q = sa.select(games).where(games.c.public.is_(True))
-        if status is not None:
-            q = q.where(games.c.status == status)
-        if players is not None:
-            q = q.where(games.c.players == players)
-        # The rule set is stored as msgspec's compact JSON, so a field is an exact substring.
-        for name, value in (("edition", edition), ("end_mode", end_mode)):
-            if value is not None:
-                q = q.where(sa.cast(games.c.ruleset, sa.Text).contains(f'"{name}":"{value}"'))
-        after = _cursor(cursor)
-        if after is not None:
-            q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
-                games.c.created_at == after[0], games.c.game_id < after[1])))
-        q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
-        async with runtime.services.store.read() as conn:
-            rows = (await conn.execute(q)).all()
-            found = [access_of(r) for r in rows[:limit]]
+        store = runtime.services.store
+        which = LobbyFilter(player.player_id if mine else None, status, edition, end_mode,
+                            players)
+        async with store.read() as conn:
+            found, more = await lobby_page(store, conn, which, after=_cursor(cursor),
+                                           limit=limit)
             names = await names_of(conn, (p for access in found for p in people(access)))
         page = [summary(access, names) for access in found]
-        more = len(rows) > limit
         next_cursor = None
-        if more and rows:
-            last = rows[limit - 1]
+        if more and found:
+            last = found[-1].row
             token = f"{_utc(last.created_at).isoformat()}|{last.game_id}"
             next_cursor = base64.urlsafe_b64encode(token.encode()).decode()
         return GamePage(page, next_cursor)
@@ -283,9 +259,8 @@ class GamesController(Controller):
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
             if access.status != "lobby":  # before the deal a private game's id invites:
-                access.viewer(player)     # its summary shows what joining means
-            raw = await conn.scalar(sa.select(game_views.c.view).where(
-                game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
+                viewer_in(access, player)  # its summary shows what joining means
+            raw = await spectator_view_json(conn, game_id)
             names = await names_of(conn, people(access))
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
         return GameDetail(summary(access, names), view)
@@ -334,8 +309,8 @@ class GamesController(Controller):
             access = await game_access(conn, game_id)
         command_id = command_id_of(player, idempotency_key)
         return await self._answer(runtime, await _after_check(
-            lambda: access.seat(player), command_id,
-            lambda: resign(runtime.services.pipeline, game_id, player.player_id, command_id)))
+            lambda: seat_held(access, player), command_id,
+            lambda: runtime.services.pipeline.resign(game_id, player.player_id, command_id)))
 
     async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
                      LeaveSeat, player: Player, key: str | None) -> GameSummary:
@@ -344,7 +319,7 @@ class GamesController(Controller):
         command_id = command_id_of(player, key)
         return await self._answer(runtime, await _after_check(
             # A private game's id is its invitation: anyone who has it may take a seat.
-            lambda: isinstance(command, TakeSeat) or access.viewer(player), command_id,
+            lambda: isinstance(command, TakeSeat) or viewer_in(access, player), command_id,
             lambda: runtime.services.pipeline.lobby(game_id, command, player.player_id,
                                                     command_id)))
 

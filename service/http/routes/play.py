@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
@@ -16,10 +15,8 @@ from service.domain.commands import SeatCommand
 from service.http import examples
 from service.http.context import (
     Authed,
-    GameRead,
     Runtime,
     authenticate,
-    decode_seats,
     may_watch,
     runtime_of,
     seat_in,
@@ -42,12 +39,10 @@ from service.http.schemas import (
     ViewOut,
     version_query,
 )
-from service.pipeline import GameNotFound
 from service.players.directory import Player
-from service.projections.queries import SEAT_ROWS, SPECTATOR_ROWS, viewers
-from service.projections.views import body_from_rows
-from service.store.event_store import redacted_for
-from service.store.tables import game_views, games
+from service.projections.games import decode_seats
+from service.projections.views import body_from_rows, recorded_version, view_rows
+from service.store.records import GameNotFound, redacted_for
 from service.table.game import Game
 from service.table.lobby import seat_of
 
@@ -88,18 +83,6 @@ def _legal(game: Game, seat: int) -> list[SeatCommand]:
 
 def _commands_json(commands: list[SeatCommand]) -> list[dict[str, Any]]:
     return msgspec.to_builtins(commands)  # type: ignore[no-any-return]
-
-
-_VIEW = sa.select(game_views.c.viewer, game_views.c.version, game_views.c.view, games.c.status,
-                  games.c.pending_seats, games.c.deadline, games.c.seats).join(
-    games, games.c.game_id == game_views.c.game_id)
-# One statement per set of rows a view is made from, built once, its viewers written into it:
-# building it for every request (an expanding IN) cost more than running it.
-_VIEW_ROWS = {rows: GameRead(_VIEW.where(game_views.c.game_id == sa.bindparam("game_id"),
-                                         game_views.c.viewer.in_([sa.literal_column(str(v))
-                                                                  for v in rows])))
-              for rows in (SPECTATOR_ROWS, SEAT_ROWS)}
-_VERSION = GameRead(sa.select(games.c.version).where(games.c.game_id == sa.bindparam("game_id")))
 
 
 def _holds(seats: str, seat: int, player: Player) -> bool:
@@ -182,7 +165,7 @@ class PlayController(Controller):
                 game = await services.pipeline.load(game_id)
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
-            rows = await _VIEW_ROWS[viewers(seat)].rows(runtime, game_id)
+            rows = await view_rows(services.store, game_id, seat)
             if seat is not None and rows and not _holds(rows[0].seats, seat, player):
                 # Another process handed the seat to a bot since this one's cache looked: the
                 # caller watches now (the rows hold the spectator's view too).
@@ -209,8 +192,8 @@ class PlayController(Controller):
     async def legal(self, request: Authed, game_id: GameId) -> LegalCommands:
         runtime, player = runtime_of(request), request.user
         game, seat = await _seated(runtime, game_id, player)
-        found = await _VERSION.rows(runtime, game_id)
-        if found and game.version < found[0].version:  # another process moved it on
+        recorded = await recorded_version(runtime.services.store, game_id)
+        if recorded is not None and game.version < recorded:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
             if not game.held_by(seat, player.player_id):
                 raise forbidden("not_seated", "The seat is no longer yours.")

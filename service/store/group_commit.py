@@ -1,8 +1,7 @@
-"""Append + project as one atomic write: the only place a command's effects reach the database.
+"""PostgreSQL's commit of a command: its events and its game's read-model rows as one atomic
+write.
 
-SQLite: one transaction of SQLAlchemy statements under `BEGIN IMMEDIATE`.
-
-PostgreSQL: one statement — data-modifying CTEs write the projections, the main query inserts
+One statement — data-modifying CTEs write the projections, the main query inserts
 the events — so a command costs one round trip and commits, or fails on a unique constraint,
 atomically. Commands of different games that arrive while a write is in flight share the next
 statement (group commit): PostgreSQL's per-statement and per-commit costs are paid once per
@@ -22,27 +21,38 @@ from typing import Any
 
 import asyncpg
 import msgspec
+import sqlalchemy as sa
 from asyncpg.exceptions import UniqueViolationError
 
-from service.projections.rows import due_row, games_progress, games_row, view_rows
-from service.projections.writer import project
-from service.store.event_store import AppendRejected, Batch, EventStore
-from service.table.game import Game
+from service.store.records import AppendRejected, Batch, ReadModelRows
+from service.store.tables import PROGRESS_COLUMNS, commands, due_work, events, game_views, games
 
-_COMMAND_COLS = {"game_id": "text", "command_id": "text", "body_sha256": "text",
-                 "first_version": "int", "last_version": "int"}
-_GAME_COLS = {"game_id": "text", "status": "text", "creator": "text", "public": "bool",
-              "ruleset": "json", "players": "int", "seats": "json", "turn_clock": "int",
-              "timeout_policy": "json", "version": "int", "pending_seats": "json",
-              "deadline": "timestamptz", "created_at": "timestamptz",
-              "updated_at": "timestamptz"}
-_PROGRESS_COLS = {c: _GAME_COLS[c] for c in ("game_id", "status", "version", "pending_seats",
-                                             "deadline", "updated_at")}
-_DUE_COLS = {"game_id": "text", "version": "int", "kind": "text", "seat": "int",
-             "due_at": "timestamptz"}
-_EVENT_COLS = {"game_id": "text", "version": "int", "type": "text", "schema_version": "int",
-               "data": "json", "visibility": "text", "command_id": "text", "actor": "text",
-               "recorded_at": "timestamptz", "hash": "text"}
+
+def _pg_type(column: sa.Column[Any]) -> str:
+    """The PostgreSQL type a column's values are read as from a JSON document."""
+    kind = column.type
+    if isinstance(kind, sa.JSON):
+        return "json"
+    if isinstance(kind, sa.DateTime):
+        return "timestamptz"
+    if isinstance(kind, sa.Boolean):
+        return "bool"
+    if isinstance(kind, sa.Integer):
+        return "int"
+    return "text"
+
+
+def _columns(table: sa.Table, *, without: tuple[str, ...] = ()) -> dict[str, str]:
+    """A table's columns (in order) and their types, as the statement reads them."""
+    return {c.name: _pg_type(c) for c in table.columns if c.name not in without}
+
+
+# The statement's columns come from the tables themselves: a new column is one edit there.
+_COMMAND_COLS = _columns(commands)
+_GAME_COLS = _columns(games)
+_PROGRESS_COLS = {c: _GAME_COLS[c] for c in PROGRESS_COLUMNS}
+_DUE_COLS = _columns(due_work)
+_EVENT_COLS = _columns(events, without=("position",))
 
 
 def _rows_of(param: int, cols: dict[str, str]) -> str:
@@ -83,7 +93,7 @@ def _rows_with_text(param: int, cols: dict[str, str], text_col: str, cast: str =
 # the planner guesses 10 ids there and looks each up by primary key, where for a join against
 # a function's rows it guesses 100 and scans the whole table once that is a few hundred rows.
 _EVENT_META = {c: t for c, t in _EVENT_COLS.items() if c != "data"}
-_VIEW_META = {"game_id": "text", "viewer": "int", "version": "int"}
+_VIEW_META = _columns(game_views, without=("view",))
 _PG_COMMIT = f"""
 WITH cmd AS (
     INSERT INTO commands ({", ".join(_COMMAND_COLS)}) {_rows_of(1, _COMMAND_COLS)}
@@ -123,27 +133,25 @@ WRITERS = 2  # group writers, each with its own connection
 @dataclass
 class _Write:
     batch: Batch
-    game: Game
-    lobby_unchanged: bool  # so its games row only needs the progress columns
-    due: dict[str, Any] | None
+    rows: ReadModelRows
     done: asyncio.Future[None]
 
 
 def _pg_args(writes: Sequence[_Write]) -> list[str]:
-    views = [v for w in writes for v in view_rows(w.game)]
-    progress = [games_progress(w.game) for w in writes if w.lobby_unchanged]
+    views = [v for w in writes for v in w.rows.views]
+    progress = [w.rows.progress for w in writes if w.rows.game is None]
     return [
         _json([{"game_id": b.game_id, "command_id": b.command_id, "body_sha256": b.body_sha256,
                 "first_version": b.expected_version + 1,
                 "last_version": b.expected_version + len(b.rows)}
                for b in (w.batch for w in writes) if b.command_id is not None]).decode(),
-        _json([games_row(w.game) for w in writes if not w.lobby_unchanged]).decode(),
+        _json([w.rows.game for w in writes if w.rows.game is not None]).decode(),
         _json(progress).decode(),
         _RS.join(p["game_id"] for p in progress),
         _json([{c: v[c] for c in _VIEW_META} for v in views]).decode(),
         _RS.join(v["view"] for v in views),
-        _RS.join(w.game.game_id for w in writes if w.due is None),
-        _json([w.due for w in writes if w.due is not None]).decode(),
+        _RS.join(w.rows.game_id for w in writes if w.rows.due is None),
+        _json([w.rows.due for w in writes if w.rows.due is not None]).decode(),
         _json([r for w in writes for r in w.batch.rows]).decode(),
         _RS.join(t for w in writes for t in w.batch.data),
     ]
@@ -161,12 +169,12 @@ def _settle(group: list[_Write], failure: BaseException | None) -> None:
             write.done.set_exception(failure)
 
 
-class Committer:
-    """Writes a command's batch and its game's read models atomically; returns the due work."""
+class GroupCommitter:
+    """Writes a command's batch and its game's read models atomically, in groups."""
 
-    def __init__(self, store: EventStore, *, max_group: int = 64,
-                 writers: int = WRITERS, flush_at: int = 8) -> None:
-        self.store = store
+    def __init__(self, dsn: str, *, max_group: int = 64, writers: int = WRITERS,
+                 flush_at: int = 8) -> None:
+        self._dsn = dsn  # asyncpg's: the engine's URL with the plain driver name
         self._max_group, self._writers = max_group, writers
         self._flush_at = flush_at
         self._waking = False  # a writer task is on its way to take what is pending
@@ -175,16 +183,8 @@ class Committer:
         self._active = 0
         self._writing: set[asyncio.Task[None]] = set()  # the loop keeps only weak references
 
-    async def commit(self, batch: Batch, game: Game, *, lobby_unchanged: bool = False
-                     ) -> dict[str, Any] | None:
-        """`lobby_unchanged`: the game existed before this command, which left its lobby (the
-        same immutable value) as it was."""
-        if self.store.sqlite:
-            async with self.store.write() as conn:
-                await self.store.append(conn, batch)
-                return await project(conn, game)
-        write = _Write(batch, game, lobby_unchanged, due_row(game),
-                       asyncio.get_running_loop().create_future())
+    async def commit(self, batch: Batch, rows: ReadModelRows) -> None:
+        write = _Write(batch, rows, asyncio.get_running_loop().create_future())
         self._pending.append(write)
         if self._active < self._writers and len(self._pending) >= self._flush_at:
             # A full group is taken now, before the commands behind it join: the database
@@ -194,7 +194,6 @@ class Committer:
             self._start(self._drain(self._take()))
         self._wake()
         await write.done
-        return write.due
 
     def _wake(self) -> None:
         """Let a writer take what is pending, after the commands being decided now, if none
@@ -277,9 +276,7 @@ class Committer:
         # statement prepared per connection. No pool either: a connection only ever runs that
         # one autocommit statement, so a writer takes an idle one without a checkout's
         # bookkeeping or a reset.
-        url = self.store.engine.url.set(drivername="postgresql")
-        return await asyncpg.connect(url.render_as_string(hide_password=False),
-                                     server_settings=_WRITER_SETTINGS)
+        return await asyncpg.connect(self._dsn, server_settings=_WRITER_SETTINGS)
 
     async def close(self) -> None:
         await asyncio.gather(*self._writing, return_exceptions=True)

@@ -1,0 +1,96 @@
+"""The games rows read back: one game's access facts, a page of the lobby, the spectator's
+stored view. What the API and the tests read alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from service.store.event_store import EventStore
+from service.store.records import GameNotFound
+from service.store.tables import SPECTATOR, game_views, games
+from service.table.lobby import SeatHolder, seat_of
+
+decode_seats = msgspec.json.Decoder(list[SeatHolder | None]).decode  # the row's `seats`
+
+
+@dataclass(frozen=True, slots=True)
+class GameAccess:
+    """Who may do what in a game, as its games row (kept with each command) says."""
+
+    game_id: str
+    status: str
+    creator: str
+    public: bool
+    seats: list[SeatHolder | None]
+    version: int
+    deadline: datetime | None
+    row: Any  # the whole row, for a summary
+
+    def seat_of(self, player_id: str) -> int | None:
+        return seat_of(self.seats, player_id)
+
+
+def access_of(row: Any) -> GameAccess:
+    """A `games` row's access facts."""
+    deadline = row.deadline
+    if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
+        deadline = deadline.replace(tzinfo=UTC)
+    return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
+                      row.version, deadline, row)
+
+
+async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
+    row = (await conn.execute(sa.select(games).where(games.c.game_id == game_id))).first()
+    if row is None:
+        raise GameNotFound(game_id)
+    return access_of(row)
+
+
+async def spectator_view_json(conn: AsyncConnection, game_id: str) -> str | None:
+    """The spectator's view as stored (null before the deal)."""
+    found: str | None = await conn.scalar(sa.select(game_views.c.view).where(
+        game_views.c.game_id == game_id, game_views.c.viewer == SPECTATOR))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyFilter:
+    """Which games a lobby page lists: public ones, or (`mine`) a player's own."""
+
+    mine: str | None = None  # a player id: the games it holds a seat in or created
+    status: str | None = None
+    edition: str | None = None
+    end_mode: str | None = None
+    players: int | None = None
+
+
+async def lobby_page(store: EventStore, conn: AsyncConnection, which: LobbyFilter, *,
+                     after: tuple[datetime, str] | None = None, limit: int = 20
+                     ) -> tuple[list[GameAccess], bool]:
+    """Games newest first, and whether more follow. `after` is the (created_at, game_id) of
+    the previous page's last game (keyset paging: stable while games are created)."""
+    if which.mine is not None:
+        q = sa.select(games).where(sa.or_(games.c.creator == which.mine,
+                                          store.seats_hold(which.mine)))
+    else:
+        q = sa.select(games).where(games.c.public.is_(True))
+    if which.status is not None:
+        q = q.where(games.c.status == which.status)
+    if which.players is not None:
+        q = q.where(games.c.players == which.players)
+    # The rule set is stored as msgspec's compact JSON, so a field is an exact substring.
+    for name, value in (("edition", which.edition), ("end_mode", which.end_mode)):
+        if value is not None:
+            q = q.where(sa.cast(games.c.ruleset, sa.Text).contains(f'"{name}":"{value}"'))
+    if after is not None:
+        q = q.where(sa.or_(games.c.created_at < after[0], sa.and_(
+            games.c.created_at == after[0], games.c.game_id < after[1])))
+    q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
+    rows = (await conn.execute(q)).all()
+    return [access_of(r) for r in rows[:limit]], len(rows) > limit

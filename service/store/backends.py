@@ -1,0 +1,20 @@
+"""The one place the backend is chosen: by the database URL, once, at wiring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.store.codec import EventCodec, default_codec
+from service.store.engine import create_engine, is_sqlite
+from service.store.event_store import EventStore
+from service.store.postgres import PostgresEventStore
+from service.store.sqlite import SqliteEventStore
+
+
+def open_store(url: str, *, codec: EventCodec = default_codec,
+               sqlite_busy_timeout_ms: int = 10_000, **engine_options: Any) -> EventStore:
+    """The event store of the database at `url`, on an engine of its own (`store.engine`;
+    `engine_options` go to SQLAlchemy)."""
+    engine = create_engine(url, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms, **engine_options)
+    backend = SqliteEventStore if is_sqlite(url) else PostgresEventStore
+    return backend(engine, codec)

@@ -1,0 +1,69 @@
+"""The production backend: PostgreSQL through asyncpg.
+
+A command's write joins the next group commit (`group_commit.py`: one statement per group).
+The hottest reads, a seat's view from the projection rows and a process's catch-up on a log,
+run on plain asyncpg pools of their own (`hot_reads.py`): through SQLAlchemy each cost more
+than its query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from service.store.codec import EventCodec, default_codec
+from service.store.event_store import EventStore
+from service.store.group_commit import GroupCommitter
+from service.store.hot_reads import HotRead, HotReads
+from service.store.records import Batch, ReadModelRows, StoredEvent
+from service.store.tables import SEATS_JSONB
+
+# A worker's folded games trail the API processes' commits, and with several API processes
+# each one's trail the others'. Through SQLAlchemy a catch-up read costs BEGIN, SELECT and
+# COMMIT; here one round trip, which is most of a bot's reply latency after RQ's own overhead.
+_AFTER = """
+SELECT game_id, version, type, schema_version, data, visibility, command_id, actor,
+       recorded_at, hash
+FROM events WHERE game_id = $1 AND version > $2 ORDER BY version
+"""
+TAIL_CONNECTIONS = 2
+VIEW_READ_CONNECTIONS = 8  # the hot reads' (views from the projection rows)
+
+_json = msgspec.json.Encoder().encode
+
+
+class PostgresEventStore(EventStore):
+    dialect: ClassVar[str] = "postgresql"
+
+    def __init__(self, engine: AsyncEngine, codec: EventCodec = default_codec) -> None:
+        super().__init__(engine, codec)
+        dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._committer = GroupCommitter(dsn)
+        # Each pool opens at its first read: a worker never reads views, an API process
+        # without other writers rarely catches up.
+        self._tail = HotReads(dsn, max_size=TAIL_CONNECTIONS)
+        self._reads = HotReads(dsn, max_size=VIEW_READ_CONNECTIONS)
+
+    async def commit(self, batch: Batch, rows: ReadModelRows) -> None:
+        await self._committer.commit(batch, rows)
+
+    async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
+        return [self.decode_row(r) for r in await self._tail.fetch(_AFTER, game_id, after)]
+
+    async def fetch(self, read: HotRead, game_id: str) -> Sequence[Any]:
+        return await self._reads.fetch(read.sql, game_id)
+
+    def seats_hold(self, player_id: str) -> sa.ColumnElement[bool]:
+        # By JSON containment, which the seats' GIN index serves (`tables.SEATS_INDEX`).
+        held = sa.cast(sa.literal(_json([{"player_id": player_id}]).decode()), JSONB)
+        return SEATS_JSONB.op("@>")(held)
+
+    async def close(self) -> None:
+        await self._committer.close()
+        await self._tail.close()
+        await self._reads.close()
