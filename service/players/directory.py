@@ -15,17 +15,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-metadata = sa.MetaData()
-
-players = sa.Table(
-    "players",
-    metadata,
-    sa.Column("player_id", sa.String(64), primary_key=True),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("key_sha256", sa.String(64), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.UniqueConstraint("key_sha256", name="uq_players_key"),
-)
+from service.store.tables import players
 
 KEY_PREFIX = "cya_"
 

@@ -8,7 +8,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from service.http.contract import CONTRACT
-from service.players.directory import key_digest, players
+from service.players.directory import key_digest
+from service.store.tables import players
 
 
 async def test_given_a_new_player_when_they_call_me_then_their_key_identifies_them(api):
