@@ -47,6 +47,14 @@ GAMES: dict[str, tuple[RuleSet, bytes, int]] = {
         bytes.fromhex("11" * 32),
         2022,
     ),
+    # Round 1 deals two Swaps one under the other on pile 0, below its top card: the first is
+    # revealed while a seat has no set, with eight cards under it. Recorded before rules
+    # version 2 (a Swap over a Swap went out of play; since version 2 it goes back, §14.6).
+    "2p-en2022-advanced-all-swap-over-swap": (
+        preset("advanced_all", 2, Edition.EN_2022, end_mode=EndMode.QUICK),
+        (1052).to_bytes(4, "big") * 8,
+        5,
+    ),
     "3p-en2022-classic-draft": (
         RuleSet(players=3, edition=Edition.EN_2022, end_mode=EndMode.QUICK, first_player=1),
         bytes.fromhex("22" * 32),
