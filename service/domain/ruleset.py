@@ -6,9 +6,28 @@ from enum import StrEnum
 from typing import Annotated, Literal
 
 import msgspec
+from msgspec.structs import replace
 
 from .cards import Edition
 from .docs import doc
+
+
+class RulesVersion(msgspec.Struct, frozen=True, gc=False):
+    """One version of the rules engine: what changed in play from the version before."""
+
+    version: Annotated[int, doc("The version, as a rule set's `rules_version` names it.")]
+    changes: Annotated[
+        tuple[str, ...], doc("What plays differently from the version before, with the rule.")
+    ]
+
+
+# Every change to what a game plays, shows or records is a new version here; a game keeps the
+# version it was created under for its whole life (docs/rules.md §18). Append only.
+RULES_VERSIONS: tuple[RulesVersion, ...] = (
+    RulesVersion(1, ("The rules as first released: every game created before rules versions"
+                     " were recorded plays under it.",)),
+)
+CURRENT_RULES_VERSION = RULES_VERSIONS[-1].version
 
 
 class EndMode(StrEnum):
@@ -115,8 +134,30 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
             " card enters a set face up, so the events name them either way (§17 A45)."),
     ] = True
 
+    # Added after games were recorded without it: absent means 1, the rules those games were
+    # played under, for good. A default tracking the current version would reread every old
+    # log under new rules (msgspec schema evolution: a new field's default is what old data
+    # means). New games are stamped with the current version by `for_new_game`.
+    rules_version: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            description=(
+                "The rules version the game was created under, which it keeps for good: the"
+                " server sets it to the current version when a game is created, and a value"
+                " sent in `POST /v1/games` is ignored. Absent from a game recorded before"
+                " versions were, which plays under version 1. `GET /v1/rulesets` lists the"
+                " versions and what changed in each (§18)."
+            ),
+            extra_json_schema={"readOnly": True},
+        ),
+    ] = 1
+
     def __post_init__(self) -> None:
         # msgspec turns a ValueError raised here into a ValidationError when decoding.
+        if self.rules_version > CURRENT_RULES_VERSION:
+            raise ValueError(f"rules_version {self.rules_version} is newer than these rules"
+                             f" (version {CURRENT_RULES_VERSION})")
         if not 2 <= self.players <= 6:
             raise ValueError(f"players must be between 2 and 6 (got {self.players}; §17 A54)")
         if self.edition == Edition.CLASSIC_2011 and self.advanced.any_on():
@@ -125,6 +166,14 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
             raise ValueError(
                 f"first_player must be 'random' or a seat from 0 to {self.players - 1}"
             )
+
+    def for_new_game(self) -> RuleSet:
+        """The rule set as a new game records it: under the current rules version (§18)."""
+        return replace(self, rules_version=CURRENT_RULES_VERSION)
+
+    def since(self, version: int) -> bool:
+        """Whether the game plays under `version` or a later one: where play changed (§18)."""
+        return self.rules_version >= version
 
     # Derived facts the engine asks for often.
 

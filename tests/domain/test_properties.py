@@ -33,7 +33,13 @@ from service.domain.commands import (
     Respond,
     SeatCommand,
 )
-from service.domain.ruleset import AdvancedOptions, EndMode, LaterRoundsStart, TiePolicy
+from service.domain.ruleset import (
+    CURRENT_RULES_VERSION,
+    AdvancedOptions,
+    EndMode,
+    LaterRoundsStart,
+    TiePolicy,
+)
 
 from .checks import (
     assert_decide_agrees_with_legal,
@@ -76,6 +82,7 @@ def rulesets(draw: st.DrawFn, players: int | None = None) -> RuleSet:
         draft_challenge_requires_own_set=draw(st.booleans()),
         draft_set_first_set_protected=draw(st.booleans()),
         public_set_composition=draw(st.booleans()),
+        rules_version=draw(st.integers(1, CURRENT_RULES_VERSION)),  # old games keep playing
     )
 
 
