@@ -75,10 +75,10 @@ class Catalogue(msgspec.Struct, frozen=True):
         doc("Every rules version, oldest first, with what changed in each. A game keeps the"
             " version it was created under (its rule set's `rules_version`); new games get the"
             " last one."),
-    ] = RULES_VERSIONS
+    ]
     current_rules_version: Annotated[
         int, doc("The version every new game is created under.")
-    ] = CURRENT_RULES_VERSION
+    ]
 
 
 def _card(spec: CardSpec) -> CardTypeInfo:
@@ -98,7 +98,8 @@ def build_catalogue() -> Catalogue:
         for edition, spec in EDITIONS.items()
     )
     presets = {name: preset(name, 4).for_new_game() for name in ("classic", "advanced_all")}
-    return Catalogue(editions, presets, msgspec.json.schema(RuleSet))
+    return Catalogue(editions, presets, msgspec.json.schema(RuleSet), RULES_VERSIONS,
+                     CURRENT_RULES_VERSION)
 
 
 _CATALOGUE = build_catalogue()
