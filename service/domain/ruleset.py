@@ -26,6 +26,13 @@ class RulesVersion(msgspec.Struct, frozen=True, gc=False):
 RULES_VERSIONS: tuple[RulesVersion, ...] = (
     RulesVersion(1, ("The rules as first released: every game created before rules versions"
                      " were recorded plays under it.",)),
+    RulesVersion(2, (
+        "A Swap revealed on a draft pile while an affected seat has no set goes back face"
+        " down into the middle of its pile and the next card is flipped, as [EN22] says (§14.6,"
+        " §17 A31), also when that next card is the other Swap; version 1 took it out of play"
+        " then. It goes out of play only when it cannot go back: no card under it, or the other"
+        " Swap next with one or two cards under it, where the two would change places forever.",
+    )),
 )
 CURRENT_RULES_VERSION = RULES_VERSIONS[-1].version
 

@@ -55,6 +55,12 @@ GAMES: dict[str, tuple[RuleSet, bytes, int]] = {
         (1052).to_bytes(4, "big") * 8,
         5,
     ),
+    # The same deal and player under rules version 2: that Swap goes back into the pile.
+    "2p-en2022-advanced-all-swap-over-swap-v2": (
+        preset("advanced_all", 2, Edition.EN_2022, end_mode=EndMode.QUICK, rules_version=2),
+        (1052).to_bytes(4, "big") * 8,
+        5,
+    ),
     "3p-en2022-classic-draft": (
         RuleSet(players=3, edition=Edition.EN_2022, end_mode=EndMode.QUICK, first_player=1),
         bytes.fromhex("22" * 32),

@@ -3,10 +3,15 @@ version 1; the lobby stamps every new game with the current version."""
 
 from __future__ import annotations
 
-from service.domain import RuleSet
+import msgspec
+import pytest
+
+from service.audit import verify
+from service.domain import Event, RuleSet, StartGame
 from service.domain.ruleset import CURRENT_RULES_VERSION
 from service.events.codec import default_codec
-from service.lobby import CreateGame, GameCreated, create
+from service.lobby import CreateGame, GameCreated, HumanSeat, Start, create
+from tests.playthroughs.record import Playthrough, path_of
 
 # A game_created row as the server wrote it before rules versions existed.
 OLD_GAME_CREATED = (
@@ -32,3 +37,35 @@ def test_given_any_rule_set_when_the_lobby_creates_the_game_then_it_records_the_
     created = create(CreateGame(RuleSet(players=2, rules_version=1)), "p0")
 
     assert created.ruleset.rules_version == CURRENT_RULES_VERSION
+
+
+@pytest.mark.parametrize("name", ["2p-en2022-advanced-all-swap-over-swap",
+                                  "2p-en2022-advanced-all-swap-over-swap-v2"])
+async def test_given_a_recorded_game_played_through_the_service_then_it_verifies(
+    services, monkeypatch, name,
+):
+    """A game created under rules version 1 (before a Swap over a Swap went back into its
+    pile, §18) keeps those rules when played, replayed and verified on today's server."""
+    recorded = msgspec.json.decode(path_of(name).read_bytes(), type=Playthrough)
+    # The server as it was when the game was created: it recorded the version it had.
+    monkeypatch.setattr(RuleSet, "for_new_game", lambda self: self)
+    start, *steps = recorded.commands
+    assert isinstance(start.command, StartGame)
+    monkeypatch.setattr(services.pipeline, "master_seeds", lambda: start.command.seed)
+    seats = (HumanSeat("p0"), HumanSeat("p1"))
+    created = await services.pipeline.create_game(CreateGame(recorded.ruleset, seats), "p0")
+    game_id = created.game_id
+    await services.pipeline.lobby(game_id, Start(), "p0")
+    for step in steps:
+        await services.pipeline.play(game_id, step.actor, step.command)
+    monkeypatch.undo()
+
+    game = await services.pipeline.load(game_id, fresh=True)
+    report = await verify(services.store, game_id)
+
+    assert game.status == "finished"
+    assert game.state.ruleset.rules_version == recorded.ruleset.rules_version
+    assert report.ok, report
+    async with services.store.read() as conn:
+        logged = [s.event for s in await services.store.load(conn, game_id)]
+    assert [e for e in logged if isinstance(e, Event.__args__)] == recorded.events
