@@ -41,3 +41,18 @@ async def test_given_a_version_newer_than_the_server_when_a_game_is_created_then
                        {"ruleset": {"players": 2, "rules_version": CURRENT_RULES_VERSION + 1}})
 
     assert r.status_code == 400, r.text
+
+
+async def test_given_a_classic_2011_game_then_its_sets_are_hidden_unless_asked_otherwise(api):
+    """§17 A45: hidden is classic_2011's default; the game records the value it began with."""
+    alice = await api.player()
+
+    classic = await api.post(alice, "/v1/games",
+                             {"ruleset": {"players": 4, "edition": "classic_2011"}})
+    shown = await api.post(alice, "/v1/games", {"ruleset": {
+        "players": 4, "edition": "classic_2011", "public_set_composition": True}})
+    en = await api.post(alice, "/v1/games", {"ruleset": {"players": 4}})
+
+    assert classic.json()["ruleset"]["public_set_composition"] is False
+    assert shown.json()["ruleset"]["public_set_composition"] is True
+    assert en.json()["ruleset"]["public_set_composition"] is True
