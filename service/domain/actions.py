@@ -46,7 +46,8 @@ def form_set(d: Decision, cmd: FormSet, actor: int) -> None:
         raise RuleViolation(
             "invalid_set", "A set is two assets of one type, or one asset and one wild (§7.1)."
         )
-    d.emit(SetFormed(actor, set_type, cards, cmd.source))
+    rs = d.state.ruleset
+    d.emit(SetFormed(actor, set_type, cards, cmd.source, not rs.sets_public and rs.since(3)))
 
 
 def discard(d: Decision, cmd: Discard, actor: int) -> None:

@@ -99,15 +99,28 @@ def _revealed_swap(d: Decision, pile: int, card: str) -> None:
         d.emit(RevealedSwapApplied(pile, card, (a, b)))
         return
     rest = s.draft_piles[pile][1:]
-    # §17 A31: back into the pile and flip another — but only when the card flipped next is
-    # not a Swap. Nothing changes the stacks before that flip, so a Swap there could not apply
-    # either, and with [Swap, Swap, X] face down the only interior position (§17 A32) would
-    # swap the two Swaps forever. Otherwise this Swap goes out of play.
-    if rest and d.table[rest[0]].type != SWAP:
+    if _returnable(s, rest, d.table[rest[0]].type == SWAP if rest else False):
         position = pushback_position(s.round_seed, s.pushbacks, len(rest))
         d.emit(RevealedActionReturned(pile, card, position))
     else:
         d.emit(RevealedActionDiscarded(pile, card))
+
+
+def _returnable(s: GameState, rest: tuple[str, ...], swap_next: bool) -> bool:
+    """Whether a revealed Swap that cannot apply goes back into its pile ([EN22] "return the
+    action card to the middle of the stack, face-down, and flip another card", §14.6, §17 A31)
+    rather than out of play. Nothing flipped in the meantime changes who has a set, so a Swap
+    flipped next cannot apply either and goes back in turn."""
+    if not rest:
+        return False  # no other card to flip
+    if not s.ruleset.since(2):
+        # Version 1 put it back only when the next card was not a Swap (§18).
+        return not swap_next
+    # With the other Swap next and one or two cards under this one, the only place to put it
+    # back (§17 A32: never the top, the bottom of one card) is right under that Swap, which
+    # then goes back right under this one: the two would change places forever. With three or
+    # more the place is drawn among two or more, and a card that is not a Swap comes up.
+    return not (swap_next and len(rest) <= 2)
 
 
 def pushback_position(seed: bytes, k: int, face_down: int) -> int:

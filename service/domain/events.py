@@ -10,6 +10,7 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
+from .cards import card_type
 from .docs import doc
 from .ruleset import RuleSet
 from .state import (
@@ -133,7 +134,7 @@ class TurnStarted(_Event, frozen=True, tag="turn_started"):
     seat: Annotated[int, doc("The seat whose turn it is now, 0-based.")]
 
 
-class SetFormed(_Event, frozen=True, tag="set_formed"):
+class SetFormed(_Event, frozen=True, tag="set_formed", omit_defaults=True):
     """The active seat formed a pair, from its hand or with the discard pile's top card; the
     new set goes on top of its stack (§7.1)."""
 
@@ -150,6 +151,25 @@ class SetFormed(_Event, frozen=True, tag="set_formed"):
         Literal["hand", "discard"],
         doc("hand: both cards came from the hand; discard: one came from the discard pile."),
     ]
+    # Added in rules version 3, and left out when false (omit_defaults), so the events of
+    # every game that keeps its sets public are written as before.
+    secret: Annotated[
+        bool,
+        doc(
+            "true when the game keeps set composition hidden (public_set_composition off, rules"
+            " version 3 on, §17 A45): only the forming seat sees both cards; for everyone else"
+            " `cards` lists only the face-up ones, the asset on top of the set and a card taken"
+            " from the discard pile, and the other card stays secret until the round is scored."
+        ),
+    ] = False
+
+    def face_up(self) -> tuple[str, ...]:
+        """The cards every seat sees (§17 A45): the set's top, an asset of its type (from the
+        discard pile when that card is one), and the card taken from the discard pile."""
+        if self.source == "discard":
+            hand, taken = self.cards[0], self.cards[-1]
+            return (taken,) if card_type(taken) == self.set_type else (hand, taken)
+        return (next(c for c in self.cards if card_type(c) == self.set_type),)
 
 
 class CardDiscarded(_Event, frozen=True, tag="card_discarded"):

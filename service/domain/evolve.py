@@ -80,6 +80,7 @@ def _round_started(s: GameState, e: RoundStarted) -> GameState:
         draft=None,
         flip_queue=(),
         blocked=frozenset(),
+        set_secrets=frozenset(),
         pushbacks=len(e.pushed_back),
     )
 
@@ -94,12 +95,20 @@ def _turn_started(s: GameState, e: TurnStarted) -> GameState:
 
 def _set_formed(s: GameState, e: SetFormed) -> GameState:
     from_hand = e.cards if e.source == "hand" else e.cards[:-1]
+    cards, secrets = e.cards, s.set_secrets
+    if e.secret:
+        # The face-up card is the top: a top from the hand beside an asset taken from the
+        # discard pile would tell everyone that the hand card is an asset (§17 A45).
+        shown = e.face_up()
+        hidden = tuple(c for c in e.cards if c not in shown)
+        cards, secrets = (*shown, *hidden), secrets | {(c, e.seat) for c in hidden}
     s = replace(
         s,
         hands=take_hand(s, e.seat, from_hand),
-        stacks=push_set(s.stacks, e.seat, CardSet(e.set_type, assets_first(s, e.cards))),
+        stacks=push_set(s.stacks, e.seat, CardSet(e.set_type, assets_first(s, cards))),
         discard_pile=s.discard_pile if e.source == "hand" else s.discard_pile[:-1],
         actions_taken=s.actions_taken + 1,
+        set_secrets=secrets,
     )
     return replace(s, pending=resume_turn(s))
 

@@ -6,9 +6,45 @@ from enum import StrEnum
 from typing import Annotated, Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
+from msgspec.structs import replace
 
 from .cards import Edition
 from .docs import doc
+
+
+class RulesVersion(msgspec.Struct, frozen=True, gc=False):
+    """One version of the rules engine: what changed in play from the version before."""
+
+    version: Annotated[int, doc("The version, as a rule set's `rules_version` names it.")]
+    changes: Annotated[
+        tuple[str, ...], doc("What plays differently from the version before, with the rule.")
+    ]
+
+
+# Every change to what a game plays, shows or records is a new version here; a game keeps the
+# version it was created under for its whole life (docs/rules.md §18). Append only.
+RULES_VERSIONS: tuple[RulesVersion, ...] = (
+    RulesVersion(1, ("The rules as first released: every game created before rules versions"
+                     " were recorded plays under it.",)),
+    RulesVersion(2, (
+        "A Swap revealed on a draft pile while an affected seat has no set goes back face"
+        " down into the middle of its pile and the next card is flipped, as [EN22] says (§14.6,"
+        " §17 A31), also when that next card is the other Swap; version 1 took it out of play"
+        " then. It goes out of play only when it cannot go back: no card under it, or the other"
+        " Swap next with one or two cards under it, where the two would change places forever.",
+    )),
+    RulesVersion(3, (
+        "With public_set_composition off, a formed pair's second card stays secret from every"
+        " seat but the one that formed it, and from spectators, until the round is scored: its"
+        " set_formed event names only the face-up cards to them (in event pages, streams and"
+        " command answers), the face-up card is the set's top, and a finished game's views"
+        " show every set in full (§15, §17 A45); version 1 and 2 events named every card.",
+        "public_set_composition defaults to off for classic_2011 (its book: \"If you use a wild"
+        " card to complete a set, try to keep that a secret!\"); on for en_2022 and de_2024.",
+    )),
+)
+CURRENT_RULES_VERSION = RULES_VERSIONS[-1].version
 
 
 class EndMode(StrEnum):
@@ -109,14 +145,42 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
     draft_set_first_set_protected: Annotated[
         bool, doc("A drafted set that would be the drafter's first set is safe (§17 A28).")
     ] = False
+    # UNSET (never on the wire: absent) asks for the edition's default, which the lobby records
+    # when it creates the game; logs written before rules version 3 always hold a bool.
     public_set_composition: Annotated[
         bool,
-        doc("Views show every card of every set; else each set's type, count and top. Every"
-            " card enters a set face up, so the events name them either way (§17 A45)."),
-    ] = True
+        doc("Views and events show every card of every set. Off: each set's type, count and"
+            " top card only, and a formed pair's other card stays with the seat that formed it"
+            " until the round is scored (§15, §17 A45). Absent: the edition's default, recorded"
+            " when the game is created: off for classic_2011, whose book says to keep a wild in"
+            " a set secret; on for en_2022 and de_2024. Before rules version 3 the events named"
+            " every card either way (§18)."),
+    ] | UnsetType = UNSET
+
+    # Added after games were recorded without it: absent means 1, the rules those games were
+    # played under, for good. A default tracking the current version would reread every old
+    # log under new rules (msgspec schema evolution: a new field's default is what old data
+    # means). New games are stamped with the current version by `for_new_game`.
+    rules_version: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            description=(
+                "The rules version the game was created under, which it keeps for good: the"
+                " server sets it to the current version when a game is created, and a value"
+                " sent in `POST /v1/games` is ignored. Absent from a game recorded before"
+                " versions were, which plays under version 1. `GET /v1/rulesets` lists the"
+                " versions and what changed in each (§18)."
+            ),
+            extra_json_schema={"readOnly": True},
+        ),
+    ] = 1
 
     def __post_init__(self) -> None:
         # msgspec turns a ValueError raised here into a ValidationError when decoding.
+        if self.rules_version > CURRENT_RULES_VERSION:
+            raise ValueError(f"rules_version {self.rules_version} is newer than these rules"
+                             f" (version {CURRENT_RULES_VERSION})")
         if not 2 <= self.players <= 6:
             raise ValueError(f"players must be between 2 and 6 (got {self.players}; §17 A54)")
         if self.edition == Edition.CLASSIC_2011 and self.advanced.any_on():
@@ -125,6 +189,25 @@ class RuleSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True)
             raise ValueError(
                 f"first_player must be 'random' or a seat from 0 to {self.players - 1}"
             )
+
+    def for_new_game(self) -> RuleSet:
+        """The rule set as a new game records it: under the current rules version (§18), with
+        the edition's defaults of that version written out."""
+        pinned = replace(self, rules_version=CURRENT_RULES_VERSION)
+        return replace(pinned, public_set_composition=pinned.sets_public)
+
+    @property
+    def sets_public(self) -> bool:
+        """Whether every card of every set is shown (§15, §17 A45)."""
+        if isinstance(self.public_set_composition, bool):
+            return self.public_set_composition
+        # Since version 3 classic_2011 hides them by default: "If you use a wild card to
+        # complete a set, try to keep that a secret!" [EN11].
+        return not (self.edition == Edition.CLASSIC_2011 and self.since(3))
+
+    def since(self, version: int) -> bool:
+        """Whether the game plays under `version` or a later one: where play changed (§18)."""
+        return self.rules_version >= version
 
     # Derived facts the engine asks for often.
 

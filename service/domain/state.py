@@ -200,6 +200,9 @@ class GameState(msgspec.Struct, frozen=True, gc=False):
     flip_queue: tuple[int, ...] = ()  # draft piles whose next card is still to be revealed
     blocked: frozenset[tuple[int, int]] = frozenset()  # (loser, target) under §13.2
     pushbacks: int = 0  # action cards pushed back into draft piles this round (RNG labels)
+    # (card, seat): a card of a secret set (§17 A45) that only that seat, which formed the set,
+    # has seen this round.
+    set_secrets: frozenset[tuple[str, int]] = frozenset()
     totals: tuple[int, ...] = ()
     round_wins: tuple[int, ...] = ()
     round_scores: tuple[tuple[int, ...], ...] = ()

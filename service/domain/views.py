@@ -12,7 +12,14 @@ from msgspec.structs import replace
 
 from .cards import card_table
 from .docs import doc
-from .events import CardsDrawn, Event, GameStarted, RevealedActionReturned, RoundStarted
+from .events import (
+    CardsDrawn,
+    Event,
+    GameStarted,
+    RevealedActionReturned,
+    RoundStarted,
+    SetFormed,
+)
 from .ruleset import RuleSet
 from .scoring import stack_value
 from .state import CardSet, DraftInProgress, GameState, Pending, Status
@@ -31,7 +38,7 @@ class SetView(msgspec.Struct, frozen=True, gc=False):
         tuple[str, ...] | None,
         doc(
             "Every card id in the set, assets first, then wilds. null unless the rule set's"
-            " public_set_composition is on (§17 A45)."
+            " public_set_composition is on, or (rules version 3 on) the game is over (§17 A45)."
         ),
     ]
 
@@ -52,7 +59,7 @@ class SeatView(msgspec.Struct, frozen=True, gc=False):
         int | None,
         doc(
             "Dollar value of every card in the stack, its score if the round ended now (§11)."
-            " null unless public_set_composition is on."
+            " null when the set's cards are: it would tell a wild from an asset."
         ),
     ]
     total: Annotated[
@@ -165,30 +172,38 @@ def spectator_view(state: GameState) -> GameView:
 # and the state after it shares them with the state before. Hashing the stack and the ruleset
 # as a cache key cost as much as the rest of the view. Each entry holds its stack and ruleset,
 # so their ids cannot be reused while it lives.
-_STACK_PARTS: dict[int, tuple[tuple[CardSet, ...], RuleSet, tuple[SetView, ...], int | None]] = {}
+_STACK_PARTS: dict[
+    int, tuple[tuple[CardSet, ...], RuleSet, tuple[SetView, ...], int | None, bool]] = {}
 _STACK_PARTS_MAX = 8192
 
 
-def _stack_part(stack: tuple[CardSet, ...], ruleset: RuleSet
+def _stack_part(stack: tuple[CardSet, ...], ruleset: RuleSet, public: bool
                 ) -> tuple[tuple[SetView, ...], int | None]:
     """The stack's sets as a view shows them, and its value (None unless public)."""
     part = _STACK_PARTS.get(id(stack))
-    if part is None or part[0] is not stack or part[1] is not ruleset:
-        public = ruleset.public_set_composition
+    if part is None or part[0] is not stack or part[1] is not ruleset or part[4] is not public:
         sets = tuple(SetView(cs.type, len(cs.cards), cs.cards[0], cs.cards if public else None)
                      for cs in stack)
         value = stack_value(card_table(ruleset.edition), stack) if public else None
         if len(_STACK_PARTS) >= _STACK_PARTS_MAX:
             _STACK_PARTS.clear()
-        part = _STACK_PARTS[id(stack)] = (stack, ruleset, sets, value)
+        part = _STACK_PARTS[id(stack)] = (stack, ruleset, sets, value, public)
     return part[2], part[3]
+
+
+def sets_shown(state: GameState) -> bool:
+    """Whether views show the sets' cards: always with public_set_composition; else, since
+    rules version 3, once the game is over and its last round scored (§17 A45, §18)."""
+    rs = state.ruleset
+    return rs.sets_public or (state.status == "finished" and rs.since(3))
 
 
 def _view(state: GameState, viewer: Viewer) -> GameView:
     rs, hands = state.ruleset, state.hands
+    public = sets_shown(state)
     seats = []
     for i, stack in enumerate(state.stacks or ((),) * state.players):
-        sets, value = _stack_part(stack, rs)
+        sets, value = _stack_part(stack, rs, public)
         seats.append(SeatView(i, len(hands[i]) if hands else 0, sets, value, state.totals[i],
                               state.round_wins[i]))
     piles = tuple(
@@ -227,6 +242,8 @@ def visibility(event: Event) -> Visibility:
         return "server"
     if type(event) is CardsDrawn:
         return event.seat
+    if type(event) is SetFormed and event.secret:
+        return event.seat
     return "public"
 
 
@@ -241,4 +258,6 @@ def redact(event: Event, viewer: Viewer) -> Event:
         return replace(event, seed=None)
     if isinstance(event, RevealedActionReturned):
         return replace(event, position=None)
+    if isinstance(event, SetFormed) and event.secret and viewer != event.seat:
+        return replace(event, cards=event.face_up())
     return event

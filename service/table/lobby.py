@@ -194,9 +194,8 @@ def create(command: CreateGame, creator: str) -> GameCreated:
     if len(set(humans)) != len(humans):
         raise RuleViolation("duplicate_player", "A player takes at most one seat.")
     seats = command.seats + (None,) * (n - len(command.seats))
-    return GameCreated(
-        command.ruleset, creator, seats, command.turn_clock, command.timeout_policy, command.public
-    )
+    return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
+                       command.timeout_policy, command.public)
 
 
 def _pick_seat(lobby: Lobby, seat: int | None) -> int:

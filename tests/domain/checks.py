@@ -25,7 +25,7 @@ from service.domain import (
     redact,
     spectator_view,
 )
-from service.domain.cards import card_table
+from service.domain.cards import Kind, card_table
 from service.domain.commands import (
     Challenge,
     ChallengeDraft,
@@ -46,6 +46,7 @@ from service.domain.commands import (
 from service.domain.scoring import stack_value
 from service.domain.sets import group_type
 from service.domain.state import AwaitingAction
+from service.domain.views import sets_shown
 
 from .table import assert_conserved
 
@@ -97,18 +98,27 @@ def card_ids_in(value: Any) -> set[str]:
 
 
 def hidden_from(state: GameState, viewer: int | None) -> set[str]:
-    """Cards the viewer must not see: other seats' hands and the draw pile (RULES §15)."""
+    """Cards the viewer must not see (RULES §15): other seats' hands, the draw pile, the draft
+    piles' face-down cards, and the secret cards of sets that others formed (§17 A45).
+
+    A revealed action card put back face down (§14.5, §14.6) was seen going back: where it
+    lies is secret, not the card; so action cards do not count among face-down cards here."""
     hidden = set(state.draw_pile)
     for seat, hand in enumerate(state.hands):
         if seat != viewer:
             hidden.update(hand)
+    table = card_table(state.ruleset.edition)
+    for pile, up in zip(state.draft_piles, state.draft_face_up, strict=True):
+        hidden.update(c for c in pile[1 if up else 0:] if table[c].kind is not Kind.ACTION)
+    if not sets_shown(state):  # a finished game shows them (§17 A45)
+        hidden.update(card for card, seat in state.set_secrets if seat != viewer)
     return hidden
 
 
 def assert_view_shows_the_stacks(state: GameState) -> None:
     """A view's stacks are the state's, set by set, whatever the views' cache of stack parts
     (found by the stack's identity) holds from earlier states and other games."""
-    public = state.ruleset.public_set_composition
+    public = sets_shown(state)
     table = card_table(state.ruleset.edition)
     view = spectator_view(state)
     for seat, stack in zip(view.seats, state.stacks or ((),) * state.players, strict=True):

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import struct
+from pathlib import Path
 
-from service.domain import RuleSet, StartGame, execute, new_game
+import pytest
+
+from service.domain import RuleSet, StartGame, execute, new_game, preset
+from service.domain.cards import Edition, all_cards
 from service.domain.events import RoundStarted
 from service.domain.rounds import round_deck
 from service.domain.shuffle import SeedStream, commitment, round_seed, shuffled
@@ -87,3 +92,74 @@ def test_uniform_rejects_words_that_would_bias_the_result():
             self._words = iter(words)
 
     assert Fixed([0xFFFFFFFF, 7]).uniform(3) == 1
+
+
+# From here on the page's own text is the only source: its deck lists, its seed, its examples.
+PAGE = (Path(__file__).parents[2] / "docs" / "fair-shuffle.md").read_text()
+
+
+def page_deck(edition: str, advanced: bool) -> list[str]:
+    """The canonical order as §2 of the page lists it: `type copies` lines, in order."""
+    block = re.search(rf"```deck {edition}\n(.*?)```", PAGE, re.S)
+    assert block, f"no deck list for {edition}"
+    cards, part = [], "classic"
+    for line in block.group(1).split("\n"):
+        line = line.strip()
+        if line == "advanced:":
+            part = "advanced"
+        elif line and (part == "classic" or advanced):
+            card_type, copies = line.split()
+            cards += [f"{card_type}#{n}" for n in range(1, int(copies) + 1)]
+    return cards
+
+
+def page_two_player_removed(edition: str) -> set[str]:
+    """§2: "a 2-player game of en_2022 or de_2024 removes every `cabin` (en_2022) or `home`
+    (de_2024), `silver#7`, `silver#8` and `gold#4"."""
+    rule = PAGE[PAGE.index("Cards the game leaves out"):]
+    rule = rule[: rule.index("round_started.removed")]
+    every = {"en_2022": "cabin", "de_2024": "home"}[edition]
+    assert "removes every" in rule and f"`{every}` (`{edition}`)" in rule
+    named = set(re.findall(r"`([a-z_]+#\d+)`", rule))
+    return named | {c for c in page_deck(edition, True) if c.startswith(f"{every}#")}
+
+
+def page_seed() -> bytes:
+    found = re.search(r"Seed \(hex\): `([0-9a-f]{64})`", PAGE)
+    assert found
+    return bytes.fromhex(found.group(1))
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_given_the_page_then_its_deck_lists_are_the_engines_card_order(edition: Edition) -> None:
+    assert page_deck(edition.value, advanced=True) == list(all_cards(edition))
+
+
+def test_given_only_the_page_then_its_example_deals_are_recomputed() -> None:
+    """A reader with nothing but docs/fair-shuffle.md gets the page's example decks."""
+    seed = page_seed()
+    rows = re.findall(r"^  \| (\d+) \| `([a-z_]+#\d+)` \|$", PAGE, re.M)
+    assert [int(p) for p, _ in rows] == list(range(10))
+    en_2022 = page_deck("en_2022", advanced=False)
+    assert len(en_2022) == 104
+    assert spec_shuffle(en_2022, seed)[:10] == [card for _, card in rows]
+
+    others = PAGE[PAGE.index("The same seed on the 110 cards"):]
+    others = others[: others.index("\n- ")]
+    classic_top, de_top = (re.findall(r"`([a-z_]+#\d+)`", part)
+                           for part in others.split("; on the 99 cards"))
+    classic = page_deck("classic_2011", advanced=False)
+    assert len(classic) == 110
+    assert spec_shuffle(classic, seed)[:5] == classic_top
+    removed = page_two_player_removed("de_2024")
+    de_2p = [c for c in page_deck("de_2024", advanced=True) if c not in removed]
+    assert len(de_2p) == 99 and de_top[:2] == [de_2p[0], de_2p[-1]]  # "from … to …"
+    assert spec_shuffle(de_2p, seed)[:5] == de_top[2:]
+
+
+def test_given_the_page_then_the_engine_deals_the_decks_it_describes() -> None:
+    """The engine's round deck is the page's list less the cards it says are left out."""
+    for edition in (Edition.EN_2022, Edition.DE_2024):
+        deck, removed = round_deck(preset("advanced_all", 2, edition))
+        assert set(removed) == page_two_player_removed(edition.value)
+        assert deck == [c for c in page_deck(edition.value, True) if c not in set(removed)]

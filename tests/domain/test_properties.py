@@ -33,7 +33,13 @@ from service.domain.commands import (
     Respond,
     SeatCommand,
 )
-from service.domain.ruleset import AdvancedOptions, EndMode, LaterRoundsStart, TiePolicy
+from service.domain.ruleset import (
+    CURRENT_RULES_VERSION,
+    AdvancedOptions,
+    EndMode,
+    LaterRoundsStart,
+    TiePolicy,
+)
 
 from .checks import (
     assert_decide_agrees_with_legal,
@@ -75,7 +81,8 @@ def rulesets(draw: st.DrawFn, players: int | None = None) -> RuleSet:
         later_rounds_start=draw(st.sampled_from(list(LaterRoundsStart))),
         draft_challenge_requires_own_set=draw(st.booleans()),
         draft_set_first_set_protected=draw(st.booleans()),
-        public_set_composition=draw(st.booleans()),
+        public_set_composition=draw(st.sampled_from([True, False, msgspec.UNSET])),
+        rules_version=draw(st.integers(1, CURRENT_RULES_VERSION)),  # old games keep playing
     )
 
 

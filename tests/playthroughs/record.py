@@ -41,24 +41,45 @@ class Playthrough(msgspec.Struct, frozen=True):
     events: list[Event]
 
 
+# Recorded before rules version 3, when public_set_composition was a plain bool defaulting to
+# true: the recipes name it, so their rule sets encode as recorded.
 GAMES: dict[str, tuple[RuleSet, bytes, int]] = {
     "2p-en2022-advanced-all-draft-to-million": (
-        preset("advanced_all", 2, Edition.EN_2022),
+        preset("advanced_all", 2, Edition.EN_2022, public_set_composition=True),
         bytes.fromhex("11" * 32),
         2022,
     ),
+    # Round 1 deals two Swaps one under the other on pile 0, below its top card: the first is
+    # revealed while a seat has no set, with eight cards under it. Recorded before rules
+    # version 2 (a Swap over a Swap went out of play; since version 2 it goes back, §14.6).
+    "2p-en2022-advanced-all-swap-over-swap": (
+        preset("advanced_all", 2, Edition.EN_2022, end_mode=EndMode.QUICK,
+               public_set_composition=True),
+        (1052).to_bytes(4, "big") * 8,
+        5,
+    ),
+    # The same deal and player under rules version 2: that Swap goes back into the pile.
+    "2p-en2022-advanced-all-swap-over-swap-v2": (
+        preset("advanced_all", 2, Edition.EN_2022, end_mode=EndMode.QUICK, rules_version=2,
+               public_set_composition=True),
+        (1052).to_bytes(4, "big") * 8,
+        5,
+    ),
     "3p-en2022-classic-draft": (
-        RuleSet(players=3, edition=Edition.EN_2022, end_mode=EndMode.QUICK, first_player=1),
+        RuleSet(players=3, edition=Edition.EN_2022, end_mode=EndMode.QUICK, first_player=1,
+                public_set_composition=True),
         bytes.fromhex("22" * 32),
         3,
     ),
     "3p-de2024-advanced-all-draft": (
-        preset("advanced_all", 3, Edition.DE_2024, end_mode=EndMode.QUICK),
+        preset("advanced_all", 3, Edition.DE_2024, end_mode=EndMode.QUICK,
+               public_set_composition=True),
         bytes.fromhex("33" * 32),
         2024,
     ),
     "4p-classic2011-to-million": (
-        RuleSet(players=4, edition=Edition.CLASSIC_2011, tie_policy=TiePolicy.SHARED_WIN),
+        RuleSet(players=4, edition=Edition.CLASSIC_2011, tie_policy=TiePolicy.SHARED_WIN,
+                public_set_composition=True),
         bytes.fromhex("44" * 32),
         2011,
     ),
@@ -68,6 +89,7 @@ GAMES: dict[str, tuple[RuleSet, bytes, int]] = {
             edition=Edition.DE_2024,
             end_mode=EndMode.FIRST_TO_2_ROUND_WINS,
             later_rounds_start=LaterRoundsStart.POOREST,
+            public_set_composition=True,
             advanced=AdvancedOptions(
                 two_actions=True, penny_jar=True, second_set_challenge=True, improve_set=True
             ),

@@ -9,7 +9,13 @@ from litestar import get
 
 from service.domain.cards import EDITIONS, CardSpec, Edition
 from service.domain.docs import doc
-from service.domain.ruleset import RuleSet, preset
+from service.domain.ruleset import (
+    CURRENT_RULES_VERSION,
+    RULES_VERSIONS,
+    RuleSet,
+    RulesVersion,
+    preset,
+)
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 
@@ -63,6 +69,15 @@ class Catalogue(msgspec.Struct, frozen=True):
         doc("The JSON Schema of a rule set (`ruleset` in `POST /v1/games`), with every option's"
             " default and description."),
     ]
+    rules_versions: Annotated[
+        tuple[RulesVersion, ...],
+        doc("Every rules version, oldest first, with what changed in each. A game keeps the"
+            " version it was created under (its rule set's `rules_version`); new games get the"
+            " last one."),
+    ]
+    current_rules_version: Annotated[
+        int, doc("The version every new game is created under.")
+    ]
 
 
 def _card(spec: CardSpec) -> CardTypeInfo:
@@ -81,8 +96,9 @@ def build_catalogue() -> Catalogue:
         )
         for edition, spec in EDITIONS.items()
     )
-    presets = {name: preset(name, 4) for name in ("classic", "advanced_all")}
-    return Catalogue(editions, presets, msgspec.json.schema(RuleSet))
+    presets = {name: preset(name, 4).for_new_game() for name in ("classic", "advanced_all")}
+    return Catalogue(editions, presets, msgspec.json.schema(RuleSet), RULES_VERSIONS,
+                     CURRENT_RULES_VERSION)
 
 
 _CATALOGUE = build_catalogue()
@@ -94,8 +110,9 @@ _CATALOGUE = build_catalogue()
     summary="Editions, decks and rule options",
     description=(
         "Every edition with its cards (values per edition), the presets `classic` and "
-        "`advanced_all` (shown for 4 players of en_2022), and the JSON Schema of a rule set "
-        "with every option's default and description."
+        "`advanced_all` (shown for 4 players of en_2022), the JSON Schema of a rule set "
+        "with every option's default and description, and the rules versions with what "
+        "changed in each."
     ),
     tags=["rules"],
     responses=problem_responses(429, database=False),
