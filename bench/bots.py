@@ -39,7 +39,7 @@ from rq import Queue
 
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.domain.bots import random_policy
-from service.pipeline.hooks import CHANNEL_PREFIX
+from service.pipeline.publishers import CHANNEL_PREFIX
 from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games

@@ -24,15 +24,17 @@ from service.http.context import Runtime, rate_limit_identity
 from service.http.feeds import Feeds
 from service.http.metrics import request_metrics
 from service.http.openapi import DocumentedStructSchemaPlugin
+from service.http.player_feeds import PlayerFeeds
 from service.http.problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
-from service.http.rate_limit import CountingRateLimitConfig
+from service.http.rate_limit import CountingRateLimitConfig, counts_against_limit
 from service.http.routes.audit import AuditController
 from service.http.routes.follow import FollowController
 from service.http.routes.games import GamesController
 from service.http.routes.health import healthz, metrics, readyz
 from service.http.routes.play import PlayController
-from service.http.routes.players import PlayersController
+from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.rulesets import list_rulesets
+from service.http.routes.turn import TurnController
 from service.http.settings import HttpSettings, get_http_settings
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
@@ -161,7 +163,8 @@ def create_app(
     http = http or get_http_settings()
     services = build(settings, scheduler=scheduler, catch_up_first=settings.catches_up_first)
     runtime = Runtime(services, PlayerDirectory(services.engine),
-                      Feeds(services.store, services.publisher, http.poll_fallback_seconds), http,
+                      Feeds(services.store, services.publisher, http.poll_fallback_seconds),
+                      PlayerFeeds(services.publisher), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url
                       else None)
 
@@ -176,12 +179,14 @@ def create_app(
                 log.error("the database is not ready for this code: %s", behind)
         # Resume work owed from before a restart at once, not at the next command.
         start_due_work(services.pipeline.scheduler)
-        restore.extend(_drain_feeds_on_exit_signal(runtime.feeds))
+        runtime.player_feeds.start()
+        restore.extend(_drain_streams_on_exit_signal(runtime.feeds, runtime.player_feeds))
 
     async def shutdown(app: Litestar) -> None:
         for undo in restore:
             undo()
         await runtime.feeds.close()
+        await runtime.player_feeds.close()
         await services.close()
 
     middleware: list[Any] = [request_metrics()]
@@ -189,12 +194,14 @@ def create_app(
         middleware.append(CountingRateLimitConfig(
             rate_limit=("minute", http.rate_limit_per_minute),
             identifier_for_request=rate_limit_identity,
+            check_throttle_handler=counts_against_limit,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
         ).middleware)
     app = Api(
         cors_config=_cors(http.cors_origins),
-        route_handlers=[PlayersController, GamesController, PlayController, FollowController,
-                        AuditController, list_rulesets, healthz, readyz, metrics],
+        route_handlers=[PlayersController, PlayerNewsController, GamesController,
+                        PlayController, TurnController, FollowController, AuditController,
+                        list_rulesets, healthz, readyz, metrics],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,
         plugins=[DocumentedStructSchemaPlugin()],
@@ -222,7 +229,8 @@ def _cors(origins: tuple[str, ...]) -> CORSConfig | None:
     )
 
 
-def _drain_feeds_on_exit_signal(feeds: Feeds) -> list[Callable[[], object]]:
+def _drain_streams_on_exit_signal(feeds: Feeds, player_feeds: PlayerFeeds
+                                  ) -> list[Callable[[], object]]:
     """uvicorn, on SIGTERM/SIGINT, waits for open requests to end before the lifespan
     shutdown runs, so open long polls and event streams held it for up to 30 s or for good.
     Chain onto the server's handler (installed before startup) to end them at once; the
@@ -238,6 +246,7 @@ def _drain_feeds_on_exit_signal(feeds: Feeds) -> list[Callable[[], object]]:
 
         def handler(signum: int, frame: Any, previous: Callable[..., Any] = previous) -> None:
             loop.call_soon_threadsafe(feeds.drain)
+            loop.call_soon_threadsafe(player_feeds.drain)
             previous(signum, frame)
 
         signal.signal(sig, handler)

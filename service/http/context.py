@@ -17,6 +17,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import HeaderParameter, ParameterKwarg
 
 from service.http.feeds import Feeds
+from service.http.player_feeds import PlayerFeeds
 from service.http.problems import forbidden, header, malformed, unauthorized
 from service.http.settings import HttpSettings
 from service.pipeline import Pipeline
@@ -34,6 +35,7 @@ class Runtime:
     services: Services
     players: PlayerDirectory
     feeds: Feeds
+    player_feeds: PlayerFeeds
     settings: HttpSettings
     memory_views: MemoryViews | None = None  # set when this process is the only writer
 
@@ -67,6 +69,15 @@ async def seat_in(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Gam
     if seat is None and game.status == "lobby":  # after the deal nobody new sits down
         game = await pipeline.load(game_id, fresh=True)
         seat = game.lobby.seat_of(player.player_id) if game.lobby else None
+    return game, seat
+
+
+async def seated(pipeline: Pipeline, game_id: str, player: Player) -> tuple[Game, int]:
+    """The folded game and the caller's seat (`seat_in`), or 403."""
+    game, seat = await seat_in(pipeline, game_id, player)
+    if seat is None:
+        may_watch(game, player)
+        raise forbidden("not_seated", "You have no seat in this game.")
     return game, seat
 
 

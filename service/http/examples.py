@@ -23,6 +23,7 @@ from service.domain import (
 )
 from service.domain.commands import FormSet
 from service.http.schemas import CommandResult, EventOut, EventPage, LegalCommands, ViewOut
+from service.http.turns import Turn
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",
@@ -63,7 +64,7 @@ def _play_examples() -> dict[str, dict[str, Any]]:
     legal = legal_commands(state, seat)
     # The example command forms a set when the hand holds a pair, else it discards.
     move = next((c for c in legal if isinstance(c, FormSet)), legal[-1])
-    events, _ = execute(state, move, seat)
+    events, after = execute(state, move, seat)
 
     def seen(first: int, evs: list[Event]) -> list[EventOut]:
         return [EventOut(first + i, redact(e, seat)) for i, e in enumerate(evs)]
@@ -75,7 +76,10 @@ def _play_examples() -> dict[str, dict[str, Any]]:
         "command": CommandResult(_GAME_ID, version + len(events), seen(version + 1, events),
                                  replayed=False, committed=True, partial=False),
         "events": EventPage(_GAME_ID, version + len(events),
-                            seen(_LOBBY_EVENTS + 1, deal), next_after=version),
+                            seen(_LOBBY_EVENTS + 1, deal), next_after=version,
+                            awaiting=list(after.pending_seats()), deadline=None),
+        "turn": Turn(_GAME_ID, version, "playing", seat, [seat], None, player_view(state, seat),
+                     legal),
     }
     return {name: msgspec.to_builtins(answer) for name, answer in answers.items()}
 

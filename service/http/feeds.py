@@ -12,10 +12,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from datetime import datetime
 
 from service.pipeline.hooks import Publisher
 from service.store.event_store import EventStore
 from service.store.records import StoredEvent
+from service.table.clock import deadline
+from service.table.game import Game, apply_at
 
 log = logging.getLogger("cya.http.feeds")
 
@@ -26,6 +29,9 @@ class Feed:
     def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float) -> None:
         self.game_id, self.store, self.publisher, self.poll = game_id, store, publisher, poll
         self.events: list[StoredEvent] = []
+        # After each event: the seats it leaves the game waiting for, and the deadline.
+        self.awaiting: list[tuple[list[int], datetime | None]] = []
+        self._game: Game | None = Game(game_id)  # the events folded, for `awaiting`
         self.version = 0
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
@@ -48,10 +54,27 @@ class Feed:
         async with self._lock:
             new = await self.store.read_events(self.game_id, after=self.version)
             if new:
+                self.awaiting.extend(self._fold(s) for s in new)
                 self.events.extend(new)
                 self.version = new[-1].version
                 changed, self._changed = self._changed, asyncio.Event()
                 changed.set()
+
+    def _fold(self, stored: StoredEvent) -> tuple[list[int], datetime | None]:
+        """Who the game waits for after this event, and until when; nothing once the rules
+        cannot replay the log (a damaged log: its events are still shown)."""
+        if self._game is not None:
+            try:
+                self._game = apply_at(self._game, stored.event, stored.recorded_at)
+            except Exception:
+                log.exception("game %s cannot be replayed at version %d; its stream goes on "
+                              "without who is awaited", self.game_id, stored.version)
+                self._game = None
+        game = self._game
+        pending = game.pending_seat() if game is not None else None
+        if game is None or pending is None:
+            return [], None
+        return [pending[0]], deadline(game)
 
     @property
     def ended(self) -> bool:

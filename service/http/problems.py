@@ -192,13 +192,15 @@ def _from_http(exc: HTTPException) -> Problem:
     status = exc.status_code
     code = _HTTP_CODES.get(status, "http_error" if status < 500 else "internal_error")
     headers = dict(exc.headers or {})
+    detail = exc.detail or code.replace("_", " ")
     if status == 429:
         # RFC 9110: tell the client when to come back; the rate limiter's reset is exactly that.
         headers["Retry-After"] = headers.get("RateLimit-Reset", "1")
+        detail = (f"Too many requests for your key's limit: retry after {headers['Retry-After']} "
+                  "seconds (waiting calls, such as long polls and streams, do not count).")
     if status == 405 and "allow" in headers:  # as Litestar's routing names it
         headers["allow"] = allow_header({m.strip() for m in headers["allow"].split(",")})
     errors = exc.extra if status == 400 and isinstance(exc.extra, list) else None
-    detail = exc.detail or code.replace("_", " ")
     if status == 400 and errors is None and isinstance(exc.extra, dict):
         errors = [exc.extra]
     if errors:

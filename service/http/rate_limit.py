@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from time import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
+from litestar import Request
 from litestar.middleware.rate_limit import (
     DURATION_VALUES,
     CacheObject,
@@ -69,3 +70,11 @@ class CountingRateLimitConfig(RateLimitConfig):
 
     middleware_class: type[RateLimitMiddleware] = CountingRateLimit
     windows: Windows = field(default_factory=Windows, repr=False)
+
+
+async def counts_against_limit(request: Request[Any, Any, Any]) -> bool:
+    """Whether a request spends its caller's quota: a call that waits (a long poll, an event
+    stream; its route's `waits` option says when) does not, so a bot's waiting for its turn
+    costs nothing."""
+    waits = request.route_handler.opt.get("waits")
+    return waits is None or not waits(request)

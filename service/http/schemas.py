@@ -259,6 +259,15 @@ class EventOut(msgspec.Struct):
     event: Annotated[AnyEvent, doc("The event, redacted for you; `type` says which it is.")]
 
 
+class StreamEvent(EventOut):
+    """One event of a game's stream (`GET /events` as Server-Sent Events): the event, and whose
+    decision the game waits for after it."""
+
+    awaiting: Annotated[list[int], doc("The seats whose decision the game waits for after "
+                                       "this event; empty when it waits for none.")]
+    deadline: Annotated[datetime | None, doc(_DEADLINE)]
+
+
 class CommandResult(msgspec.Struct):
     """The answer of `POST /v1/games/{game_id}/commands`: the events caused and the new version."""
 
@@ -302,6 +311,10 @@ class EventPage(msgspec.Struct):
         doc("Pass it as `?after=` for the next page: the last version on this page, or `after`"
             " itself when the page is empty."),
     ]
+    awaiting: Annotated[list[int], doc(
+        "The seats whose decision the game waits for at `version`; empty when it waits for "
+        "none.")]
+    deadline: Annotated[datetime | None, doc(_DEADLINE)]
 
 
 class StateOut(msgspec.Struct):

@@ -20,14 +20,9 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import (
-    CommitHints,
-    LocalPublisher,
-    NoScheduler,
-    Publisher,
-    Scheduler,
-)
+from service.pipeline.hooks import CommitHints, NoScheduler, Publisher, Scheduler
 from service.pipeline.outcome import Outcome, OutcomeStatus
+from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.rows import read_model_rows
 from service.store.event_store import EventStore
@@ -40,6 +35,7 @@ from service.store.records import (
     VersionConflict,
     visibility_of,
 )
+from service.table.clock import players_to_tell
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby import CreateGame, LobbyCommand, create
 
@@ -263,7 +259,8 @@ class Pipeline:
             return _Retry(game.version)
         if self.cache is not None:
             self.cache.put(after)
-        await self.hints.after_commit(command.game_id, after.version, rows.due)
+        await self.hints.after_commit(command.game_id, after.version, rows.due,
+                                      players_to_tell(game, after))
         return Outcome(command.game_id, after.version, tuple(batch.stored))
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:

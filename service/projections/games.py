@@ -17,6 +17,7 @@ from service.store.tables import SPECTATOR, game_views, games
 from service.table.lobby import SeatHolder, seat_of
 
 decode_seats = msgspec.json.Decoder(list[SeatHolder | None]).decode  # the row's `seats`
+decode_awaiting = msgspec.json.Decoder(list[int]).decode  # the row's `pending_seats`
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,7 @@ class GameAccess:
     public: bool
     seats: list[SeatHolder | None]
     version: int
+    awaiting: list[int]  # the seats whose decision the game waits for
     deadline: datetime | None
     row: Any  # the whole row, for a summary
 
@@ -42,7 +44,7 @@ def access_of(row: Any) -> GameAccess:
     if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
         deadline = deadline.replace(tzinfo=UTC)
     return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
-                      row.version, deadline, row)
+                      row.version, decode_awaiting(row.pending_seats), deadline, row)
 
 
 async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
@@ -94,3 +96,14 @@ async def lobby_page(store: EventStore, conn: AsyncConnection, which: LobbyFilte
     q = q.order_by(games.c.created_at.desc(), games.c.game_id.desc()).limit(limit + 1)
     rows = (await conn.execute(q)).all()
     return [access_of(r) for r in rows[:limit]], len(rows) > limit
+
+
+async def games_of_player(store: EventStore, conn: AsyncConnection, player_id: str, *,
+                          since: datetime | None, limit: int = 500) -> list[str]:
+    """The ids of the games a player sits in (or created): those changed since `since`, or
+    (None) those not finished; the least recently changed first."""
+    q = sa.select(games.c.game_id).where(sa.or_(games.c.creator == player_id,
+                                                store.seats_hold(player_id)))
+    q = (q.where(games.c.status != "finished") if since is None
+         else q.where(games.c.updated_at >= since))
+    return list((await conn.scalars(q.order_by(games.c.updated_at).limit(limit))).all())

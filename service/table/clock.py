@@ -1,5 +1,6 @@
-"""What a game waits for, and by when: the pending decision's deadline under a turn clock, and
-the work that makes due (a bot's move at once, an expiring clock at its deadline).
+"""What a game waits for, and by when: the pending decision's deadline under a turn clock, the
+work that makes due (a bot's move at once, an expiring clock at its deadline), and whom a
+command gives news.
 
 A function of the folded game alone, like every read model: the log replayed gives the same.
 """
@@ -52,3 +53,17 @@ def due_work_of(game: Game) -> DueWork | None:
         return DueWork(game.game_id, game.version, BOT_TURN, seat, game.updated_at)
     at = deadline(game)
     return None if at is None else DueWork(game.game_id, game.version, DEADLINE, seat, at)
+
+
+def players_to_tell(before: Game, after: Game) -> tuple[str, ...]:
+    """The human players whose news a command may have changed (for their own event streams):
+    every player at the table when seats changed hands or the game started or ended, and the
+    player whose decision the game now awaits."""
+    lobbies = [g.lobby for g in (before, after) if g.lobby is not None]
+    if before.lobby is not after.lobby or before.status != after.status:
+        return tuple(dict.fromkeys(s.player_id for lobby in lobbies for s in lobby.seats
+                                   if isinstance(s, HumanSeat)))
+    pending = after.pending_seat()
+    if pending is not None and isinstance(pending[1], HumanSeat):
+        return (pending[1].player_id,)
+    return ()

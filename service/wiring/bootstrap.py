@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.pipeline import Pipeline
-from service.pipeline.hooks import LocalPublisher, Publisher, RedisPublisher, Scheduler
+from service.pipeline.hooks import Publisher, Scheduler
+from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.store.backends import open_store
 from service.store.event_store import EventStore

@@ -8,12 +8,13 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get
-from litestar.datastructures.headers import Accept, MediaTypeHeader
 from litestar.openapi.spec import (
+    OpenAPIFormat,
     OpenAPIMediaType,
     OpenAPIResponse,
     OpenAPIType,
     Operation,
+    Reference,
     Schema,
 )
 from litestar.params import HeaderParameter, Parameter
@@ -31,21 +32,20 @@ from service.http.schemas import (
     EventOut,
     EventPage,
     GameId,
+    StreamEvent,
     version_query,
 )
+from service.http.streams import HEARTBEAT, prefers_stream
 from service.projections.games import game_access
 from service.store.records import redacted_for
 
 _encode = msgspec.json.Encoder().encode
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
-# A heartbeat is a comment alone: Litestar's message defaults to an empty `data:` line, which
-# EventSource clients would receive as an empty `message` event.
-_HEARTBEAT = ServerSentEventMessage(comment="heartbeat", data=None)
 _STREAM_EXAMPLE = b"".join(m.encode() for m in (
-    ServerSentEventMessage(data=_encode(EventOut(7, CardDiscarded(seat=2, card="jewels#4"))),
-                           id="7", event="message"),
-    _HEARTBEAT,
+    ServerSentEventMessage(data=_encode(StreamEvent(7, CardDiscarded(seat=2, card="jewels#4"),
+                                                    [3], None)), id="7", event="message"),
+    HEARTBEAT,
 )).decode()
 
 
@@ -56,30 +56,23 @@ class EventsOperation(Operation):
     def __post_init__(self) -> None:
         ok = (self.responses or {}).get("200")
         if isinstance(ok, OpenAPIResponse) and ok.content is not None:
-            ok.content["text/event-stream"] = OpenAPIMediaType(
-                schema=Schema(type=OpenAPIType.STRING, description=(
-                    "Server-Sent Events: per event `id` (the version), `event: message` and "
-                    "`data` (an EventOut as JSON); `: heartbeat` comments when idle.")),
+            # The schema of one message's `data`, as streaming APIs document a stream's items.
+            ok.content["text/event-stream"] = OpenAPIMediaType(schema=Schema(
+                description="Server-Sent Events: per event `id` (the version), `event: "
+                "message` and `data`: the event as JSON (this schema), with whose decision the "
+                "game waits for after it; `: heartbeat` comments when idle.",
+                all_of=[Reference(ref="#/components/schemas/EventOut"), Schema(
+                    type=OpenAPIType.OBJECT, required=["awaiting", "deadline"], properties={
+                        "awaiting": Schema(type=OpenAPIType.ARRAY,
+                                           items=Schema(type=OpenAPIType.INTEGER),
+                                           description="The seats whose decision the game "
+                                           "waits for after this event."),
+                        "deadline": Schema(one_of=[
+                            Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
+                            Schema(type=OpenAPIType.NULL)],
+                            description="When that decision times out (turn clock); null "
+                            "without a clock, or for a bot's decision.")})]),
                 example=_STREAM_EXAMPLE)
-
-
-_JSON, _STREAM = MediaTypeHeader("application/json"), MediaTypeHeader("text/event-stream")
-
-
-def _prefers_stream(accept: str | None) -> bool:
-    """Whether `Accept` ranks the event stream above JSON: q-values honoured (`q=0` refuses a
-    type), ties to the type named first, and JSON for `*/*` or a header naming neither."""
-    if not accept or "text/" not in accept:  # names neither the stream nor text/*
-        return False
-    for entry in Accept(accept):  # best first
-        media = MediaTypeHeader(entry)
-        if media.priority[0] <= 0:
-            continue
-        if media.match(_JSON):
-            return False
-        if media.match(_STREAM):
-            return True
-    return False
 
 
 class FollowController(Controller):
@@ -95,7 +88,8 @@ class FollowController(Controller):
          responses={200: examples.ok(EventPage, "The deal, as seat 0 sees it", "events",
                                      "A page of the log, redacted for you."),
                     **problem_responses(400, 401, 403, 404, 429)},
-         operation_class=EventsOperation)
+         operation_class=EventsOperation,
+         opt={"waits": lambda request: prefers_stream(request.headers.get("accept"))})
     async def events(
         self, request: Authed, game_id: GameId,
         after: Annotated[int, version_query(
@@ -111,20 +105,23 @@ class FollowController(Controller):
                         "has received no id yet): as if not sent.")] = None,
     ) -> Response[EventPage]:
         runtime, player = runtime_of(request), request.user
-        async with runtime.services.store.read() as conn:
+        store = runtime.services.store
+        async with store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = viewer_in(access, player)
-        if _prefers_stream(request.headers.get("accept")):
+        if prefers_stream(request.headers.get("accept")):
             start = int(last_event_id) if last_event_id else after
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, game_id, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-        stored = await runtime.services.store.read_events(game_id, after, after + limit)
+        stored = await store.read_events(game_id, after, after + limit)
         page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
-        # The read may see versions newer than the access check did, never fewer.
-        last = stored[-1].version if stored else 0
-        return Response(EventPage(game_id, max(access.version, last), page,
-                                  last if stored else after))
+        if stored and stored[-1].version > access.version:  # moved on since the check
+            async with store.read() as conn:
+                access = await game_access(conn, game_id)
+        return Response(EventPage(game_id, access.version, page,
+                                  stored[-1].version if stored else after,
+                                  access.awaiting, access.deadline))
 
     async def _stream(self, runtime: Runtime, game_id: str, viewer: Viewer,
                       after: int) -> AsyncIterator[ServerSentEventMessage]:
@@ -133,7 +130,9 @@ class FollowController(Controller):
         async with runtime.feeds.follow(game_id) as feed:
             while True:
                 for s in feed.after(sent):
-                    body = _encode(EventOut(s.version, redacted_for(s, viewer))).decode()
+                    awaiting, deadline = feed.awaiting[s.version - 1]
+                    body = _encode(StreamEvent(s.version, redacted_for(s, viewer), awaiting,
+                                               deadline)).decode()
                     yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
                     sent = s.version
                 if feed.ended and sent >= feed.version:
@@ -141,4 +140,4 @@ class FollowController(Controller):
                 if feed.draining:  # this process is stopping: the client resumes elsewhere
                     return
                 if not await feed.wait_past(sent, heartbeat):
-                    yield _HEARTBEAT
+                    yield HEARTBEAT

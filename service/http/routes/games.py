@@ -79,7 +79,6 @@ def command_id_of(player: Player, key: str | None) -> str | None:
 
 
 _rules = msgspec.json.Decoder(RuleSet)
-_ints = msgspec.json.Decoder(list[int])
 _view = msgspec.json.Decoder(GameView)
 _policy = msgspec.json.Decoder(TimeoutPolicy)
 _json = msgspec.json.Encoder().encode
@@ -103,7 +102,7 @@ def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
         names=_named(access, names),
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
-        version=r.version, awaiting=_ints.decode(r.pending_seats),
+        version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
 

@@ -15,11 +15,11 @@ from service.domain.commands import SeatCommand
 from service.http import examples
 from service.http.context import (
     Authed,
-    Runtime,
     authenticate,
     may_watch,
     runtime_of,
     seat_in,
+    seated,
 )
 from service.http.headers import IDEMPOTENCY_KEY, RawHeader, RawHeadersOperation
 from service.http.problems import (
@@ -65,14 +65,6 @@ def parse_version_tag(tag: str) -> int | None:
     """An If-Match value, already held to `IF_MATCH`'s pattern: 12, "12" or W/"12", or `*`
     (any version: None)."""
     return None if tag == "*" else int(tag.removeprefix("W/").strip('"'))
-
-
-async def _seated(runtime: Runtime, game_id: str, player: Player) -> tuple[Game, int]:
-    game, seat = await seat_in(runtime.services.pipeline, game_id, player)
-    if seat is None:
-        may_watch(game, player)
-        raise forbidden("not_seated", "You have no seat in this game.")
-    return game, seat
 
 
 def _legal(game: Game, seat: int) -> list[SeatCommand]:
@@ -138,7 +130,8 @@ class PlayController(Controller):
                                       description="Not modified: `If-None-Match` names the "
                                                   "current version."),
                     **problem_responses(400, 401, 403, 404, 429)},
-         operation_class=ViewOperation)
+         operation_class=ViewOperation,
+         opt={"waits": lambda request: "wait_for_version" in request.query_params})
     async def view(
         self, request: Authed, game_id: GameId,
         wait_for_version: Annotated[int | None, version_query(
@@ -191,7 +184,7 @@ class PlayController(Controller):
                     **problem_responses(400, 401, 403, 404, 429)})
     async def legal(self, request: Authed, game_id: GameId) -> LegalCommands:
         runtime, player = runtime_of(request), request.user
-        game, seat = await _seated(runtime, game_id, player)
+        game, seat = await seated(runtime.services.pipeline, game_id, player)
         recorded = await recorded_version(runtime.services.store, game_id)
         if recorded is not None and game.version < recorded:  # another process moved it on
             game = await runtime.services.pipeline.load(game_id, fresh=True)
@@ -223,7 +216,7 @@ class PlayController(Controller):
         idempotency_key = IDEMPOTENCY_KEY.read(request)
         if_match = IF_MATCH.read(request)
         expected = parse_version_tag(if_match) if if_match is not None else None
-        _, seat = await _seated(runtime, game_id, player)
+        _, seat = await seated(runtime.services.pipeline, game_id, player)
         try:
             outcome = await pipeline.play(game_id, seat, data,
                                           command_id_of(player, idempotency_key), expected,

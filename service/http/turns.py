@@ -1,0 +1,140 @@
+"""A seat's turn in one read (`GET /turn`), and the news a player's own event stream carries.
+
+Both are made from one folded game, so the view and the legal commands always belong to the
+same version.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+import msgspec
+
+from service.domain import GameView, legal_commands, player_view
+from service.domain.commands import SeatCommand
+from service.domain.docs import doc
+from service.http.schemas import GameStatus
+from service.table.clock import deadline
+from service.table.game import Game
+
+_SEAT = "Your seat."
+_VERSION = "The game's version: the number of events in its log."
+
+
+class Turn(msgspec.Struct):
+    """Everything a seat needs to decide, read at one version: `GET /v1/games/{game_id}/turn`,
+    and inline in a player's `your_turn` news."""
+
+    game_id: Annotated[str, doc("The game's id.")]
+    version: Annotated[int, doc(_VERSION)]
+    status: Annotated[GameStatus, doc("`lobby` before the deal, `playing` or `finished`.")]
+    seat: Annotated[int, doc(_SEAT)]
+    awaiting: Annotated[list[int], doc(
+        "The seats whose decision the game waits for: yours when `legal_commands` is not "
+        "empty.")]
+    deadline: Annotated[datetime | None, doc(
+        "When your decision times out (turn clock); null without a clock or when the decision "
+        "is not yours.")]
+    view: Annotated[GameView | None, doc("The game as you may see it; null before the deal.")]
+    legal_commands: Annotated[list[SeatCommand], doc(
+        "Every command you may send now, each ready to post to `POST /commands` as it is; "
+        "empty while the game waits for another seat or is not being played.")]
+
+    @property
+    def mine(self) -> bool:
+        """Whether the game waits for this seat."""
+        return self.seat in self.awaiting
+
+
+def turn_of(game: Game, seat: int) -> Turn:
+    pending = game.pending_seat()
+    awaiting = [pending[0]] if pending else []
+    state = game.state if game.status != "lobby" else None
+    return Turn(game.game_id, game.version, game.status, seat, awaiting,
+                deadline(game) if seat in awaiting else None,
+                None if state is None else player_view(state, seat),
+                legal_commands(state, seat) if state is not None and game.status == "playing"
+                else [])
+
+
+# A player's news (`GET /v1/players/me/events`): tagged by `type`, each with an `id` to resume
+# after. The id is the time of the game's latest event (microseconds since 1970), the game and
+# its version: a stream resumed after it tells again where each game changed since then.
+
+
+class _News(msgspec.Struct, tag_field="type"):
+    id: Annotated[str, doc(
+        "Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).")]
+    game_id: Annotated[str, doc("The game's id.")]
+    version: Annotated[int, doc("The game's version the news is as of.")]
+    seat: Annotated[int, doc(_SEAT)]
+
+
+class NewsSeated(_News, tag="seated"):
+    """You hold a seat in a game that has not started: you took it, or its creator gave it to
+    you."""
+
+
+class NewsGameStarted(_News, tag="game_started"):
+    """A game you sit in was dealt."""
+
+
+class NewsYourTurn(_News, tag="your_turn"):
+    """A game waits for your decision; `turn` holds all you need to make it."""
+
+    turn: Annotated[Turn, doc("Your turn, as `GET /turn` answers it.")]
+
+
+class NewsGameFinished(_News, tag="game_finished"):
+    """A game you sat in is over."""
+
+    winners: Annotated[list[int], doc("The winning seats (more than one: a shared win).")]
+    totals: Annotated[list[int], doc("Each seat's total, by seat.")]
+
+
+PlayerNews = NewsSeated | NewsGameStarted | NewsYourTurn | NewsGameFinished
+
+
+def news_id(game: Game) -> str:
+    at = game.updated_at or datetime.now(UTC)
+    return f"{round(at.timestamp() * 1_000_000)}.{game.game_id}.{game.version}"
+
+
+def news_time(news_id: str) -> datetime:
+    """The time a news id names (held to its pattern before)."""
+    return datetime.fromtimestamp(int(news_id.split(".", 1)[0]) / 1_000_000, UTC)
+
+
+class Told(dict[str, set[tuple[str, int]]]):
+    """What a stream has told its player, per game: (news type, version)."""
+
+
+def news_for(game: Game, player_id: str, told: Told) -> list[PlayerNews]:
+    """What `player_id` has not yet been told of `game` as it stands: nothing when it holds no
+    seat there."""
+    seat = game.lobby.seat_of(player_id) if game.lobby is not None else None
+    if seat is None:
+        return []
+    said = told.setdefault(game.game_id, set())
+    ident = news_id(game)
+    out: list[PlayerNews] = []
+
+    def tell(kind: str, news: PlayerNews, once: bool = True) -> None:
+        key = (kind, 0 if once else game.version)
+        if key not in said:
+            said.add(key)
+            out.append(news)
+
+    if game.status == "lobby":
+        tell("seated", NewsSeated(ident, game.game_id, game.version, seat))
+    elif game.status == "playing":
+        tell("game_started", NewsGameStarted(ident, game.game_id, game.version, seat))
+        turn = turn_of(game, seat)
+        if turn.mine:
+            tell("your_turn", NewsYourTurn(ident, game.game_id, game.version, seat, turn),
+                 once=False)
+    elif game.state is not None:
+        tell("game_finished", NewsGameFinished(ident, game.game_id, game.version, seat,
+                                           list(game.state.winners), list(game.state.totals)))
+    return out

@@ -1,0 +1,106 @@
+"""Publishers: after each commit, (game, version) for the game's followers, and for the players
+it gives news to (their own event streams, `players_to_tell`).
+
+Redis pub/sub when Redis is configured, an in-process fan-out otherwise. Subscribers treat a
+message as a hint to read the log: a lost message delays, never loses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, NamedTuple
+
+CHANNEL_PREFIX = "cya:game:"
+PLAYERS_CHANNEL = "cya:players"  # one channel for every player's news: few messages, one reader
+
+
+class PlayerNews(NamedTuple):
+    """A commit that may change what these players should hear about a game."""
+
+    game_id: str
+    version: int
+    players: tuple[str, ...]
+
+
+class LocalPublisher:
+    def __init__(self) -> None:
+        self._queues: dict[str, set[asyncio.Queue[int]]] = defaultdict(set)
+        self._news: set[asyncio.Queue[PlayerNews]] = set()
+
+    async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
+        for q in self._queues.get(game_id, ()):
+            q.put_nowait(version)
+        if players:
+            news = PlayerNews(game_id, version, tuple(players))
+            for n in self._news:
+                n.put_nowait(news)
+
+    async def subscribe(self, game_id: str) -> AsyncIterator[int]:
+        q: asyncio.Queue[int] = asyncio.Queue()
+        self._queues[game_id].add(q)
+        try:
+            while True:
+                yield await q.get()
+        finally:
+            self._queues[game_id].discard(q)
+            if not self._queues[game_id]:
+                del self._queues[game_id]
+
+    async def subscribe_players(self) -> AsyncIterator[PlayerNews]:
+        q: asyncio.Queue[PlayerNews] = asyncio.Queue()
+        self._news.add(q)
+        try:
+            while True:
+                yield await q.get()
+        finally:
+            self._news.discard(q)
+
+    async def close(self) -> None:
+        self._queues.clear()
+        self._news.clear()
+
+
+class RedisPublisher:
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as redis
+
+        # Every command publishes and waits for the answer: a Redis that stops answering may
+        # hold it a second (redis-py 8's default is 5). Subscriptions wait for messages as
+        # long as they like, on a client of their own without that timeout.
+        self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
+
+    async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
+        if not players:
+            await self._redis.publish(CHANNEL_PREFIX + game_id, str(version))
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:  # one round trip
+            pipe.publish(CHANNEL_PREFIX + game_id, str(version))
+            pipe.publish(PLAYERS_CHANNEL, f"{game_id} {version} {','.join(players)}")
+            await pipe.execute()
+
+    async def subscribe(self, game_id: str) -> AsyncIterator[int]:
+        async for data in self._messages(CHANNEL_PREFIX + game_id):
+            yield int(data)
+
+    async def subscribe_players(self) -> AsyncIterator[PlayerNews]:
+        async for data in self._messages(PLAYERS_CHANNEL):
+            game_id, version, players = data.decode().split(" ")
+            yield PlayerNews(game_id, int(version), tuple(players.split(",")))
+
+    async def _messages(self, channel: str) -> AsyncIterator[bytes]:
+        pubsub = self._subscriptions.pubsub()
+        await pubsub.subscribe(channel)
+        try:
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    yield message["data"]
+        finally:
+            await pubsub.unsubscribe()
+            await pubsub.aclose()
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+        await self._subscriptions.aclose()
