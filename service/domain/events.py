@@ -19,6 +19,7 @@ from .state import (
     ContestedType,
     Defender,
     Direction,
+    StackMove,
     TargetIndex,
 )
 
@@ -353,10 +354,9 @@ class RevealedMoveApplied(_Event, frozen=True, tag="revealed_move_applied"):
 
     pile: Annotated[int, doc("The draft pile the Move was revealed on.")]
     card: Annotated[str, doc("The Move card's id.")]
-    moves: Annotated[
-        tuple[tuple[int, Direction], ...],
-        doc("The moves applied, in order, as [stack owner's seat, direction] pairs."),
-    ]
+    SCHEMA_VERSION: ClassVar[int] = 2  # 1: `moves` as [seat, direction] pairs
+
+    moves: Annotated[tuple[StackMove, ...], doc("The moves applied, in order.")]
 
 
 class SetImproved(_Event, frozen=True, tag="set_improved"):

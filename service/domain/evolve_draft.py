@@ -27,6 +27,7 @@ from .state import (
     DraftInProgress,
     Flipping,
     GameState,
+    StackMove,
 )
 
 
@@ -122,15 +123,15 @@ def _move_direction_chosen(s: GameState, e: MoveDirectionChosen) -> GameState:
     return replace(
         s,
         pending=replace(
-            p, awaiting=p.awaiting[1:], choices=(*p.choices, (e.target_seat, e.direction))
+            p, awaiting=p.awaiting[1:], choices=(*p.choices, StackMove(e.target_seat, e.direction))
         ),
     )
 
 
 def _revealed_move_applied(s: GameState, e: RevealedMoveApplied) -> GameState:
     stacks = s.stacks
-    for seat, direction in e.moves:
-        stacks = put(stacks, seat, move_stack(stacks[seat], direction))
+    for move in e.moves:
+        stacks = put(stacks, move.seat, move_stack(stacks[move.seat], move.direction))
     return _spend_revealed(replace(s, stacks=stacks), e.pile, e.card)
 
 

@@ -10,6 +10,15 @@ from .docs import doc
 from .ruleset import RuleSet
 
 Direction = Literal["top_to_bottom", "bottom_to_top"]
+
+
+class StackMove(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """One stack's move under a revealed Move card (§14.6)."""
+
+    seat: Annotated[int, doc("The seat whose stack moves.")]
+    direction: Annotated[Direction, doc(
+        "`top_to_bottom`: its top set goes to the bottom; `bottom_to_top`: its bottom set "
+        "comes to the top.")]
 ChallengeKind = Literal["stack_top", "stack_second", "draft"]
 Status = Literal["playing", "finished"]
 
@@ -115,10 +124,10 @@ class AwaitingMoveDirections(msgspec.Struct, frozen=True, gc=False, tag="move_di
         ),
     ]
     choices: Annotated[
-        tuple[tuple[int, Direction], ...],
+        tuple[StackMove, ...],
         doc(
-            "Choices made so far, as [target seat, direction] pairs; they are applied"
-            " together once the last seat has chosen."
+            "Choices made so far, each the other seat's stack and its direction; they are"
+            " applied together once the last seat has chosen."
         ),
     ]
 

@@ -17,16 +17,24 @@ from litestar.datastructures import MutableScopeHeaders
 from litestar.middleware._internal.cors import CORSMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.openapi.spec import Components, License, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
 from service.http.context import Runtime, rate_limit_identity
 from service.http.feeds import Feeds
 from service.http.metrics import request_metrics
-from service.http.openapi import DocumentedStructSchemaPlugin
+from service.http.openapi import (
+    DocumentedStructSchemaPlugin,
+    document_response_headers,
+    name_enums,
+)
 from service.http.player_feeds import PlayerFeeds
 from service.http.problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
-from service.http.rate_limit import CountingRateLimitConfig, counts_against_limit
+from service.http.rate_limit import (
+    CountingRateLimitConfig,
+    RedisWindows,
+    counts_against_limit,
+)
 from service.http.routes.audit import AuditController
 from service.http.routes.follow import FollowController
 from service.http.routes.games import GamesController
@@ -52,10 +60,24 @@ DESCRIPTION = """\
 Cover Your Assets as a service. Create a player (`POST /v1/players`) to get an API key and
 send it as `Authorization: Bearer <key>` on every other call. Errors are RFC 9457
 problem+json with a stable `code`. Requests are rate limited per API key (per client
-address without a valid key); every answer of a route
-carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`,
-and a 429 carries `Retry-After`.
+address without a valid key); every answer of a route carries `RateLimit-Limit`,
+`RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and a 429 carries
+`Retry-After`. Waiting calls (long polls, `GET /turn` with a timeout, event streams) spend
+no quota. A bot's loop is two calls: `GET /v1/games/{game_id}/turn` (waits until the
+decision is yours) and `POST /v1/games/{game_id}/commands`. This document is served at
+`/docs/openapi.json`.
 """
+
+
+TAGS = {
+    "players": "Players and their API keys, and a player's own news across all its games.",
+    "lobby": "Create, list and read games; take a seat, add bots, start, leave, resign.",
+    "play": "Your view, your turn (view and legal commands in one read), and your commands.",
+    "follow": "A game's log as you may see it: pages, or Server-Sent Events.",
+    "audit": "A game's whole log, its state at any version, and its verification.",
+    "rules": "The editions, rule options and rules versions the server plays.",
+    "ops": "Liveness, readiness and metrics, for operators; open and not rate limited.",
+}
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -69,8 +91,8 @@ def openapi_config() -> OpenAPIConfig:
         }),
         security=[{"apiKey": []}],
         servers=[Server(url="/")],
-        tags=[Tag(name=n) for n in ("players", "lobby", "play", "follow", "audit", "rules",
-                                    "ops")],
+        tags=[Tag(name=name, description=text) for name, text in TAGS.items()],
+        license=License(name="MIT", identifier="MIT"),
         use_handler_docstrings=False,
     )
 
@@ -187,15 +209,19 @@ def create_app(
             undo()
         await runtime.feeds.close()
         await runtime.player_feeds.close()
+        if shared is not None:
+            await shared.close()
         await services.close()
 
     middleware: list[Any] = [request_metrics()]
+    shared = RedisWindows(settings.redis_url) if settings.redis_url else None
     if http.rate_limit_per_minute > 0:
         middleware.append(CountingRateLimitConfig(
             rate_limit=("minute", http.rate_limit_per_minute),
             identifier_for_request=rate_limit_identity,
             check_throttle_handler=counts_against_limit,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
+            shared=shared,
         ).middleware)
     app = Api(
         cors_config=_cors(http.cors_origins),
@@ -212,6 +238,8 @@ def create_app(
         on_shutdown=[shutdown],
     )
     app.state.runtime = runtime
+    document_response_headers(app.openapi_schema)
+    name_enums(app.openapi_schema)
     return app
 
 

@@ -119,6 +119,13 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
         _refuse_unknown_query(request)
 
 
+async def refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
+    """The `before_request` hook of the routes open without a key: only the unknown query
+    parameter check of `authenticate`."""
+    if request.scope["query_string"]:
+        _refuse_unknown_query(request)
+
+
 def _refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
     """400 for a query parameter the operation does not take, as for an unknown body field: a
     misspelt filter (`?edtion=`) silently ignored would list the wrong games."""

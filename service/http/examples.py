@@ -22,7 +22,14 @@ from service.domain import (
     redact,
 )
 from service.domain.commands import FormSet
-from service.http.schemas import CommandResult, EventOut, EventPage, LegalCommands, ViewOut
+from service.http.schemas import (
+    CommandResult,
+    EventOut,
+    EventPage,
+    GameStatus,
+    LegalCommands,
+    ViewOut,
+)
 from service.http.turns import Turn
 
 NEW_GAME = [
@@ -70,16 +77,16 @@ def _play_examples() -> dict[str, dict[str, Any]]:
         return [EventOut(first + i, redact(e, seat)) for i, e in enumerate(evs)]
 
     answers = {
-        "view": ViewOut(_GAME_ID, version, seat, "playing", list(state.pending_seats()), None,
-                        player_view(state, seat)),
+        "view": ViewOut(_GAME_ID, version, seat, GameStatus.PLAYING,
+                        list(state.pending_seats()), None, player_view(state, seat)),
         "legal": LegalCommands(_GAME_ID, version, seat, legal),
         "command": CommandResult(_GAME_ID, version + len(events), seen(version + 1, events),
                                  replayed=False, committed=True, partial=False),
         "events": EventPage(_GAME_ID, version + len(events),
                             seen(_LOBBY_EVENTS + 1, deal), next_after=version,
                             awaiting=list(after.pending_seats()), deadline=None),
-        "turn": Turn(_GAME_ID, version, "playing", seat, [seat], None, player_view(state, seat),
-                     legal),
+        "turn": Turn(_GAME_ID, version, GameStatus.PLAYING, seat, [seat], None,
+                     player_view(state, seat), legal),
     }
     return {name: msgspec.to_builtins(answer) for name, answer in answers.items()}
 

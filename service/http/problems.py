@@ -22,6 +22,7 @@ from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
 
 from service.domain import RuleViolation
+from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.http.choices import choices_at
 from service.store.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
@@ -32,7 +33,7 @@ PROBLEM_TYPE = "https://cya.example/problems/"
 MEDIA_TYPE = "application/problem+json"
 
 
-class ProblemBody(msgspec.Struct, kw_only=True):
+class ProblemBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Every error answer (`application/problem+json`, RFC 9457); `code` is stable for
     programs, `detail` is for people. A field that does not apply is left out."""
 
@@ -45,7 +46,7 @@ class ProblemBody(msgspec.Struct, kw_only=True):
         str | None, doc("With 422 `rule_violation`: the engine's code for the rule broken.")
     ] = None
     legal_commands: Annotated[
-        list[dict[str, Any]] | None,
+        list[SeatCommand] | None,
         doc("With 422 `rule_violation`: the commands you may send now, as `GET /legal-commands`"
             " lists them (always empty outside `POST /commands`)."),
     ] = None

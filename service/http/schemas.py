@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -22,7 +23,15 @@ from service.table.lobby import (
     TimeoutPolicy,
 )
 
-GameStatus = Literal["lobby", "playing", "finished"]
+
+class GameStatus(enum.StrEnum):
+    """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
+    `finished`."""
+
+    # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
+    FINISHED = "finished"
+    LOBBY = "lobby"
+    PLAYING = "playing"
 
 
 # Players.
@@ -346,3 +355,8 @@ class Health(msgspec.Struct):
 
 
 Json = dict[str, Any]
+
+
+# Every request body, for the contract's description of what a client sends
+# (`openapi.request_structs`).
+REQUEST_BODIES = (NewPlayer, NewGame, JoinSeat, AddBotBody, SeatCommand)

@@ -51,7 +51,7 @@ def turn_of(game: Game, seat: int) -> Turn:
     pending = game.pending_seat()
     awaiting = [pending[0]] if pending else []
     state = game.state if game.status != "lobby" else None
-    return Turn(game.game_id, game.version, game.status, seat, awaiting,
+    return Turn(game.game_id, game.version, GameStatus(game.status), seat, awaiting,
                 deadline(game) if seat in awaiting else None,
                 None if state is None else player_view(state, seat),
                 legal_commands(state, seat) if state is not None and game.status == "playing"

@@ -26,9 +26,13 @@ EVENT_CLASSES: dict[str, type[Any]] = {
                 *typing.get_args(TimeoutEvent))
 }
 
-# (type, schema version it reads) -> upcaster to schema version + 1. Empty until a schema
-# changes incompatibly; tests exercise the mechanism with a registry of their own.
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+# (type, schema version it reads) -> upcaster to schema version + 1, for a schema that changed
+# incompatibly; tests exercise the mechanism with a registry of their own too.
+UPCASTERS: dict[tuple[str, int], Upcaster] = {
+    # A revealed Move's moves were [seat, direction] pairs: objects, for generated clients.
+    ("revealed_move_applied", 1): lambda old: {
+        **old, "moves": [{"seat": seat, "direction": way} for seat, way in old["moves"]]},
+}
 
 
 class EventCodec:

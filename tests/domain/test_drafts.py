@@ -33,7 +33,7 @@ from service.domain.events import (
     RoundStarted,
 )
 from service.domain.ruleset import AdvancedOptions
-from service.domain.state import AwaitingDraftChallenge, AwaitingMoveDirections
+from service.domain.state import AwaitingDraftChallenge, AwaitingMoveDirections, StackMove
 
 from .checks import finishes_within
 from .table import assert_conserved, kinds, lay_out, run
@@ -237,7 +237,8 @@ def test_given_a_revealed_move_then_each_seat_chooses_for_the_other_active_seat_
     _, state = execute(state, ChooseMoveDirection("top_to_bottom"), 0)  # for seat 1's stack
     events, state = execute(state, ChooseMoveDirection("bottom_to_top"), 1)  # for seat 0's
 
-    assert RevealedMoveApplied(0, move, ((1, "top_to_bottom"), (0, "bottom_to_top"))) in events
+    assert RevealedMoveApplied(0, move, (StackMove(1, "top_to_bottom"),
+                                         StackMove(0, "bottom_to_top"))) in events
     assert [s.type for s in state.stacks[0]] == ["scooter", "jewels"]
     assert [s.type for s in state.stacks[1]] == ["sport_plane", "piano"]
     assert move in state.out_of_play

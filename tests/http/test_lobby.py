@@ -270,7 +270,7 @@ async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(a
             assert r.status_code == 400, (method, path, game_id, r.text)
             assert r.json()["code"] == "malformed_request"
             assert "game_id" in {e["key"] for e in r.json()["errors"]}
-    assert len(routes) == 14
+    assert len(routes) == 15
 
 
 async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api):

@@ -60,7 +60,7 @@ async def test_given_no_key_then_every_operation_that_needs_one_answers_401_firs
 
         assert r.status_code == 401, (method, path, r.text)
         assert r.json()["code"] == "unauthorized"
-    assert len(guarded) == 18
+    assert len(guarded) == 19
 
 
 async def test_given_no_body_then_a_player_is_still_created(api):

@@ -204,3 +204,20 @@ def test_a_group_write_looks_rows_up_by_key_however_many_games_there_are():
     assert "Update on games" in explained and "Delete on due_work" in explained
     assert "Seq Scan on games" not in explained, explained
     assert "Seq Scan on due_work" not in explained, explained
+
+
+def test_given_a_revealed_move_stored_with_pairs_then_it_reads_as_moves():
+    # Schema version 1 wrote each move as a [seat, direction] pair; generated clients could
+    # not type it, so version 2 writes objects, and the old rows are read as those.
+    from service.domain.events import RevealedMoveApplied
+    from service.domain.state import StackMove
+    from service.store.codec import default_codec
+
+    stored = (b'{"type":"revealed_move_applied","pile":2,"card":"move#1",'
+              b'"moves":[[1,"bottom_to_top"],[0,"top_to_bottom"]]}')
+
+    event = default_codec.decode("revealed_move_applied", 1, stored)
+
+    assert event == RevealedMoveApplied(2, "move#1", (StackMove(1, "bottom_to_top"),
+                                                      StackMove(0, "top_to_bottom")))
+    assert default_codec.schema_version("revealed_move_applied") == 2

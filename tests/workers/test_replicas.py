@@ -87,3 +87,23 @@ async def test_given_two_api_processes_and_two_workers_then_no_decision_is_taken
     assert_each_due_decision_taken_once(log)
     humans = [c for c in log if c.command_id.startswith("player:") and ":human-" in c.command_id]
     assert len(humans) == sent > 0
+
+
+def test_given_two_api_processes_then_a_keys_rate_limit_holds_across_them(
+        settings: Settings, redis_db, tmp_path: Path) -> None:
+    # The README promises a limit per key: with Redis, both processes count the same requests.
+    env = {**worker_env(settings), "CYA_RATE_LIMIT_PER_MINUTE": "10"}
+    with running_apis(env, tmp_path, count=2) as apis, httpx.Client() as http:
+        key = http.post(f"{apis[0].url}/v1/players", json={}).json()["api_key"]
+        auth = {"Authorization": f"Bearer {key}"}
+        for api in apis:  # each process learns the key (a key unknown to a process counts
+            http.get(f"{api.url}/v1/players/me", headers=auth)  # against the address)
+        answers = [http.get(f"{apis[n % 2].url}/v1/players/me", headers=auth)
+                   for n in range(12)]
+
+    # One of the key's 10 was spent on the first process (the second did not know the key
+    # yet: that call counted against the address); counted apart, all 12 would pass.
+    statuses = [r.status_code for r in answers]
+    assert statuses == [200] * 9 + [429] * 3, statuses
+    assert [int(r.headers["ratelimit-remaining"]) for r in answers] == [
+        max(0, 8 - n) for n in range(12)]

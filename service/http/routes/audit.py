@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Response, get
@@ -56,9 +56,10 @@ class HistoryLine(msgspec.Struct):
             " this line. `GET /verify` checks the chain; so can you, from this log alone."),
     ]
     data: Annotated[
-        dict,  # type: ignore[type-arg]
+        dict[str, Any],
         doc("The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8"
-            " JSON, as they are hashed."),
+            " JSON, as they are hashed. Of the event schema its `type` names, at"
+            " `schema_version` (an older version may differ from today's schema)."),
     ]
 
 
@@ -81,6 +82,41 @@ def _gave_up_a_seat(player_id: str, stored: list[StoredRow], codec: EventCodec) 
     return False
 
 
+class HistoryPage(msgspec.Struct):
+    """A page of `GET /v1/games/{game_id}/history/page`: the history's lines as JSON."""
+
+    game_id: Annotated[str, doc("The game's id.")]
+    version: Annotated[int, doc("The game's version: the number of events in its log.")]
+    lines: Annotated[list[HistoryLine], doc("The lines after `?after=`, oldest first.")]
+    next_after: Annotated[int, doc(
+        "Pass it as `?after=` for the next page: the last version on this page, or `after` "
+        "itself when the page is empty (then there are no more).")]
+
+
+async def _history(request: Authed, game_id: str) -> list[StoredRow]:
+    """The game's rows as stored, once the caller may read them unredacted."""
+    runtime, player = runtime_of(request), request.user
+    store = runtime.services.store
+    async with store.read() as conn:
+        access = await game_access(conn, game_id)
+    viewer_in(access, player)
+    running = access.status != "finished"
+    if running and (player.player_id != access.creator
+                    or access.seat_of(player.player_id) is not None):
+        raise _not_finished()
+    stored = await store.read_as_stored(game_id)
+    if running and _gave_up_a_seat(player.player_id, stored, store.codec):
+        raise _not_finished()  # it saw its hand, and may relay what the log shows
+    return stored
+
+
+def _line(r: StoredRow) -> dict[str, Any]:
+    """A `HistoryLine`, its `data` as stored, byte for byte: what `hash` covers."""
+    return {"version": r.version, "type": r.type, "schema_version": r.schema_version,
+            "visibility": r.visibility, "command_id": r.command_id, "actor": r.actor,
+            "recorded_at": r.recorded_at, "hash": r.hash, "data": msgspec.Raw(r.data)}
+
+
 class AuditController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["audit"]
@@ -96,25 +132,29 @@ class AuditController(Controller):
                                       description="One JSON event per line, oldest first."),
                     **problem_responses(400, 401, 403, 404, 429)})
     async def history(self, request: Authed, game_id: GameId) -> Response[bytes]:
-        runtime, player = runtime_of(request), request.user
-        store = runtime.services.store
-        async with store.read() as conn:
-            access = await game_access(conn, game_id)
-        viewer_in(access, player)
-        running = access.status != "finished"
-        if running and (player.player_id != access.creator
-                        or access.seat_of(player.player_id) is not None):
-            raise _not_finished()
-        stored = await store.read_as_stored(game_id)
-        if running and _gave_up_a_seat(player.player_id, stored, store.codec):
-            raise _not_finished()  # it saw its hand, and may relay what the log shows
-        lines = [  # `data` as stored, byte for byte: what `hash` covers
-            _encode({"version": r.version, "type": r.type, "schema_version": r.schema_version,
-                     "visibility": r.visibility, "command_id": r.command_id, "actor": r.actor,
-                     "recorded_at": r.recorded_at, "hash": r.hash, "data": msgspec.Raw(r.data)})
-            for r in stored
-        ]
+        lines = [_encode(_line(r)) for r in await _history(request, game_id)]
         return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
+
+    @get("/history/page", operation_id="getHistoryPage",
+         summary="The whole unredacted log, a page of JSON at a time",
+         description="The lines of `GET /history` as one JSON document per page, for clients "
+         "that read JSON only (generated ones). The same access rules.",
+         responses={200: ResponseSpec(data_container=HistoryPage, generate_examples=False,
+                                      description="A page of the log's lines, oldest first."),
+                    **problem_responses(400, 401, 403, 404, 429)})
+    async def history_page(
+        self, request: Authed, game_id: GameId,
+        after: Annotated[int, Parameter(ge=0, le=10**9, description=(
+            "Only lines after this version: the previous page's `next_after`."))] = 0,
+        limit: Annotated[int, Parameter(ge=1, le=5000, description=(
+            "At most this many lines."))] = 1000,
+    ) -> Response[bytes]:
+        rows = await _history(request, game_id)
+        page = [r for r in rows if r.version > after][:limit]
+        return Response(_encode({  # `HistoryPage`, encoded here to keep `data` as stored
+            "game_id": game_id, "version": len(rows), "lines": [_line(r) for r in page],
+            "next_after": page[-1].version if page else after}),
+            media_type="application/json")
 
     @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",
          description="The same visibility as `GET /view`: your own hand only, at that version.",

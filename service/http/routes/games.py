@@ -7,7 +7,7 @@ import binascii
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get, post
@@ -35,6 +35,7 @@ from service.http.schemas import (
     GameDetail,
     GameId,
     GamePage,
+    GameStatus,
     GameSummary,
     JoinSeat,
     NewGame,
@@ -113,7 +114,8 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
     assert lobby is not None and state is not None and game.created_at is not None
     pending = game.pending_seat()
     return GameSummary(
-        game_id=game.game_id, status=game.status, creator=lobby.creator, public=lobby.public,
+        game_id=game.game_id, status=GameStatus(game.status), creator=lobby.creator,
+        public=lobby.public,
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
         names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
@@ -220,7 +222,7 @@ class GamesController(Controller):
         mine: Annotated[bool, Parameter(
             description="Only games you hold a seat in or created, public or private (a "
                         "seat you resigned is the bot's).")] = False,
-        status: Annotated[Literal["lobby", "playing", "finished"] | None, Parameter(
+        status: Annotated[GameStatus | None, Parameter(
             description="Only games in this state: `lobby` ones have not started (a null in"
                         " a game's `seats` is a free seat).")] = None,
         edition: Annotated[Edition | None, Parameter(

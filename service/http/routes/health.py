@@ -9,14 +9,16 @@ from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from service.http.context import Runtime, runtime_of
+from service.http.context import Runtime, refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
+from service.http.problems import problem_responses
 from service.http.schemas import Health
 from service.store.migrate import schema_behind_of
 
 
 @get("/v1/healthz", operation_id="getHealth", summary="The process is up", tags=["ops"],
-     exclude_from_rate_limit=True, operation_class=PublicOperation)
+     exclude_from_rate_limit=True, operation_class=PublicOperation,
+     before_request=refuse_unknown_query, responses=problem_responses(400, database=False))
 async def healthz() -> Health:
     return Health("ok")
 
@@ -41,8 +43,9 @@ async def _redis(url: str) -> str:
      summary="The database (with the schema this code needs) and Redis, when configured, "
      "answer", exclude_from_rate_limit=True,
      responses={503: ResponseSpec(data_container=Health, generate_examples=False,
-                                  description="Not ready: `checks` names what is not, and why.")},
-     operation_class=PublicOperation)
+                                  description="Not ready: `checks` names what is not, and why."),
+                **problem_responses(400, database=False)},
+     operation_class=PublicOperation, before_request=refuse_unknown_query)
 async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
     runtime = runtime_of(request)
     checks: dict[str, str] = {}
@@ -60,7 +63,8 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
 
 @get("/v1/metrics", operation_id="getMetrics", summary="Prometheus metrics", tags=["ops"],
      media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True,
-     operation_class=PublicOperation)
+     operation_class=PublicOperation, before_request=refuse_unknown_query,
+     responses=problem_responses(400, database=False))
 async def metrics() -> Response[bytes]:
     # Litestar appends the charset to a text/* type itself: the header named it twice.
     return Response(generate_latest(REGISTRY),

@@ -88,7 +88,8 @@ class PlayerNewsController(Controller):
          "`?after=`), where each game that changed since that news stands (news may repeat: "
          "`game_id` and `version` tell them apart). Does not count against your rate limit.",
          responses={200: ResponseSpec(
-             data_container=PlayerNews, media_type="application/x-ndjson",
+             data_container=PlayerNews,  # type: ignore[arg-type]  # a union: one schema each
+             media_type="application/x-ndjson",
              generate_examples=False,
              description="Your news, one per NDJSON line or per Server-Sent Event (with "
                          "`id`, `event`: the news type, and `data`: the news as JSON); blank "

@@ -16,6 +16,7 @@ from service.domain.ruleset import (
     RulesVersion,
     preset,
 )
+from service.http.context import refuse_unknown_query
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 
@@ -115,8 +116,9 @@ _CATALOGUE = build_catalogue()
         "changed in each."
     ),
     tags=["rules"],
-    responses=problem_responses(429, database=False),
+    responses=problem_responses(400, 429, database=False),
     operation_class=PublicOperation,
+    before_request=refuse_unknown_query,
 )
 async def list_rulesets() -> Catalogue:
     return _CATALOGUE
