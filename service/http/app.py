@@ -16,7 +16,6 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import MutableScopeHeaders
 from litestar.middleware._internal.cors import CORSMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
@@ -43,6 +42,7 @@ from .problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
 from .rate_limit import CountingRateLimitConfig
 from .settings import HttpSettings, get_http_settings
 from .views import MemoryViews
+from .web import UNLIMITED, docs_render_plugins, web_router
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,7 @@ and a 429 carries `Retry-After`.
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Cover Your Assets", version=API_VERSION, description=DESCRIPTION,
-        path="/docs", render_plugins=[ScalarRenderPlugin(path="/"),
-                                      SwaggerRenderPlugin(path="/swagger")],
+        path="/docs", render_plugins=docs_render_plugins(),
         components=Components(security_schemes={
             "apiKey": SecurityScheme(type="http", scheme="bearer",
                                      description="The API key from POST /v1/players."),
@@ -197,11 +196,13 @@ def create_app(
             rate_limit=("minute", http.rate_limit_per_minute),
             identifier_for_request=rate_limit_identity,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
+            exclude_opt_key=UNLIMITED,
         ).middleware)
     app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, GamesController, PlayController, FollowController,
-                        AuditController, list_rulesets, healthz, readyz, metrics],
+                        AuditController, list_rulesets, healthz, readyz, metrics,
+                        web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,
         plugins=[DocumentedStructSchemaPlugin()],

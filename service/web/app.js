@@ -1,0 +1,69 @@
+// The router: the part of the URL after `#` picks the screen, so the server only ever serves
+// static files. #/join/ID is the invitation link: it takes a seat, then opens the table.
+import { api } from './api.js';
+import { announce, h, replace } from './dom.js';
+import { session } from './store.js';
+import * as start from './start.js';
+import * as lobby from './lobby.js';
+import * as table from './table.js';
+import * as watch from './watch.js';
+import * as audit from './audit.js';
+
+const root = document.getElementById('app');
+let unmount = null;
+
+const ROUTES = [
+  [/^#\/game\/([\w-]+)$/, (m) => table.mount(root, { id: m[1] }), true],
+  [/^#\/watch\/([\w-]+)$/, (m) => watch.mount(root, { id: m[1] }), true],
+  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, (m) => audit.mount(root, { id: m[1], version: m[2] }), true],
+  [/^#\/join\/([\w-]+)$/, (m) => join(m[1]), true],
+  [/^#\/lobby$/, () => lobby.mount(root), true],
+  [/^#?\/?$/, () => session.key() ? (location.hash = '#/lobby') : start.mount(root, {}), false],
+  [/^#\/start$/, () => start.mount(root, {}), false],
+];
+
+async function join(id) {
+  const summary = (await api.game(id)).summary;
+  const me = session.playerId();
+  if (summary.status === 'lobby' && !summary.seats.some((s) => s?.kind === 'human' && s.player_id === me)) {
+    await api.join(id);
+  }
+  location.replace(`#/game/${id}`);
+}
+
+async function route() {
+  unmount?.();
+  unmount = null;
+  const hash = location.hash;
+  const found = ROUTES.find(([re]) => re.test(hash));
+  if (!found) { location.hash = '#/'; return; }
+  const [re, show, needsKey] = found;
+  drawHeader();
+  if (needsKey && !session.key()) {
+    start.mount(root, { next: hash });
+    return;
+  }
+  replace(root, h('p', { class: 'loading' }, 'Loading…'));
+  try {
+    const result = await show(hash.match(re));
+    if (location.hash === hash) unmount = typeof result === 'function' ? result : null;
+    else if (typeof result === 'function') result();
+  } catch (err) {
+    replace(root, h('section', { class: 'problem-page' }, h('h1', {}, 'Something went wrong'),
+      h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/lobby' }, 'Back to the lobby'))));
+    announce(err.message, 'error');
+  }
+  document.getElementById('app').focus({ preventScroll: true });
+}
+
+function drawHeader() {
+  replace(document.getElementById('who'), session.key()
+    ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/start' }, 'Account')]
+    : h('a', { href: '#/' }, 'Sign in'));
+}
+
+window.addEventListener('hashchange', route);
+route();
+
+// The skip link moves the focus without touching the hash (the hash is the route).
+document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); root.focus(); });

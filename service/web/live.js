@@ -1,0 +1,60 @@
+// Keeps a screen's copy of a game current. The view (what `load` fetches) says where things
+// stand; the event stream says that something happened, and tells it for the log. Each new
+// batch of events past the loaded version triggers one reload; reloads never overlap, and a
+// reload answered with an older version than one already shown is dropped.
+import { followEvents } from './api.js';
+
+export function liveGame(id, { load, onChange, onEvents, onStatus = () => {}, key }) {
+  const stop = new AbortController();
+  const seen = new Set();
+  let shown = -1, newest = 0, running = null, again = false, behind = 0;
+
+  async function reload() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          const snap = await load();
+          if (stop.signal.aborted) return;
+          if (snap.version >= shown) { shown = snap.version; onChange(snap); }
+        } catch (err) {
+          if (!stop.signal.aborted) onStatus('error', err);
+        }
+      } while (again);
+    })().finally(() => { running = null; });
+    await running;
+    // The stream got ahead of the answer (it raced a commit): look once more, a few times.
+    if (newest > shown && !stop.signal.aborted && behind++ < 5) setTimeout(reload, 200);
+    else if (newest <= shown) behind = 0;
+  }
+
+  let wasDown = false;
+  followEvents(id, 0, (batch) => {
+    const fresh = batch.filter((item) => !seen.has(item.version));
+    fresh.forEach((item) => seen.add(item.version));
+    if (fresh.length) onEvents(fresh);
+    newest = Math.max(newest, batch.at(-1).version);
+    if (newest > shown) reload();
+  }, {
+    signal: stop.signal,
+    key,
+    onStatus(status, err) {
+      // Back after a dropped connection or a restart: what we show may be stale.
+      if (status === 'live' && wasDown) reload();
+      wasDown = status === 'reconnecting';
+      onStatus(status, err);
+    },
+  });
+
+  return {
+    reload,
+    // A command's own answer names its events: log them at once (the stream repeats them).
+    record(events) {
+      const fresh = events.filter((item) => !seen.has(item.version));
+      fresh.forEach((item) => seen.add(item.version));
+      if (fresh.length) onEvents(fresh);
+    },
+    stop: () => stop.abort(),
+  };
+}
