@@ -118,11 +118,12 @@ export async function followEvents(id, lastId, onEvents, { signal, key, onStatus
         const { value, done } = await reader.read();
         if (done) break;
         buffer += value;
-        const blocks = buffer.split('\n\n');
+        // Events end with a blank line; lines end with CRLF, LF or CR (the server sends CRLF).
+        const blocks = buffer.split(/\r\n\r\n|\n\n|\r\r/);
         buffer = blocks.pop();
         const batch = [];
         for (const block of blocks) {
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+          const data = block.split(/\r\n|\r|\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
           if (!data) continue; // a heartbeat comment
           const item = JSON.parse(data);
           lastId = item.version;

@@ -39,6 +39,7 @@ async function route() {
   if (!found) { location.hash = '#/'; return; }
   const [re, show, needsKey] = found;
   drawHeader();
+  announce('');
   if (needsKey && !session.key()) {
     start.mount(root, { next: hash });
     return;

@@ -35,8 +35,8 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
         deadline && view.status !== 'finished' ? [' · ', clock(deadline)] : null),
       h('p', { class: 'meta' }, `Round ${view.round_no}`),
       h('div', { class: 'piles' },
-        h('div', { class: 'pile', 'aria-label': `Draw pile: ${view.draw_count} cards` },
-          h('span', { class: 'card back' }, h('span', { class: 'name' }, `${view.draw_count}`)),
+        h('div', { class: 'pile' },
+          h('span', { class: 'card back' }, h('span', { class: 'name' }, `${view.draw_count}`), h('span', { class: 'sr-only' }, ' cards')),
           h('span', { class: 'caption' }, 'Draw pile')),
         h('div', { class: 'pile discard', ...hooks.discardTarget },
           view.discard_pile.length ? card(view.discard_pile.at(-1)) : h('span', { class: 'card empty' }, 'empty'),
@@ -65,13 +65,13 @@ function seat(s, view, names, edition, card, mySeat, hooks, hands) {
   h('h3', {}, names[s.seat], s.seat === mySeat ? ' (you)' : '', awaited ? h('span', { class: 'badge' }, 'deciding') : ''),
   h('p', { class: 'meta' }, `${s.hand_count} in hand · ${s.stack.length} set${s.stack.length === 1 ? '' : 's'}`,
     ` · stack ${money(s.stack_value)} · total ${money(s.total)}`, s.round_wins ? ` · ${s.round_wins} round win(s)` : ''),
-  top ? h('div', { class: 'top-set' }, card(top.top, { 'aria-label': `Top set: ${typeName(edition, top.type)}, ${top.count} cards` }),
-    h('span', { class: 'count' }, `×${top.count}`)) : h('p', { class: 'empty' }, 'No sets yet'),
+  top ? h('div', { class: 'top-set' }, h('span', { class: 'sr-only' }, 'Top set: '), card(top.top),
+    h('span', { class: 'count' }, `×${top.count}`, h('span', { class: 'sr-only' }, ' cards'))) : h('p', { class: 'empty' }, 'No sets yet'),
   s.stack.length ? h('ol', { class: 'stack', reversed: true, 'aria-label': 'Stack, top first' },
     [...s.stack].reverse().map((set, i) => h('li', { class: i === s.stack.length - 1 ? 'safe' : '' },
       `${typeName(edition, set.type)} ×${set.count}`,
       i === s.stack.length - 1 ? h('span', { class: 'badge safe' }, 'safe') : null))) : null,
-  hands?.[s.seat] ? h('div', { class: 'cards small', 'aria-label': `${names[s.seat]}'s hand` }, hands[s.seat].map((id) => card(id))) : null,
+  hands?.[s.seat] ? h('div', { class: 'cards small', role: 'group', 'aria-label': `${names[s.seat]}'s hand` }, hands[s.seat].map((id) => card(id))) : null,
   hooks.seatActions?.(s.seat));
 }
 
@@ -97,7 +97,7 @@ function draftWindow(view, names, edition, card) {
 
 function scores(view, names) {
   if (!view.round_scores.length) return null;
-  return h('section', { class: 'scores', 'aria-label': 'Scores' },
+  return h('section', { class: 'scores', 'aria-label': view.status === 'finished' ? 'Final scores' : 'Scores' },
     h('h2', {}, view.status === 'finished' ? 'Final scores' : 'Scores'),
     h('table', {},
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'),

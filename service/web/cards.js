@@ -41,5 +41,5 @@ export function cardFace(h, edition, id, attrs = {}) {
     ...attrs, tag: undefined, class: `card ${c.kind} t-${cardType(id)} ${attrs.class || ''}`,
     dataset: { card: id, ...(attrs.dataset || {}) },
   }, h('span', { class: 'name' }, typeName(edition, id)),
-  c.kind === 'action' ? null : h('span', { class: 'value' }, money(c.value)));
+  c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
 }

@@ -2,24 +2,25 @@
 // description, as the server documents it, plus the table's settings (seats and bots, turn
 // clock, timeout policy, public or private).
 import { api } from './api.js';
-import { announce, h } from './dom.js';
+import { announce, h, replace } from './dom.js';
 
 // Bot levels are not in GET /v1/rulesets: these are the ones POST /v1/games takes.
 const BOT_LEVELS = ['random', 'greedy'];
 const words = (s) => String(s).replaceAll('_', ' ');
+const title = (s) => words(s).replace(/^./, (c) => c.toUpperCase());
 
 export function createForm(catalogue) {
   const schema = catalogue.ruleset_schema.$defs;
   const props = schema.RuleSet.properties;
   const enumOf = (p) => schema[p.$ref?.split('/').at(-1)]?.enum;
   const field = (name, p, control) => h('div', { class: `field f-${name}` },
-    h('label', { for: `rs-${name}` }, words(name)), control,
+    h('label', { for: `rs-${name}` }, title(name)), control,
     h('small', { id: `rs-${name}-help` }, p.description));
   const select = (name, options, value) => h('select', { id: `rs-${name}`, name, 'aria-describedby': `rs-${name}-help` },
     options.map(([v, text]) => h('option', { value: JSON.stringify(v), selected: v === value }, text)));
   const check = (name, p) => h('div', { class: `field check f-${name}` },
     h('input', { type: 'checkbox', id: `rs-${name}`, name, checked: p.default, 'aria-describedby': `rs-${name}-help` }),
-    h('label', { for: `rs-${name}` }, words(name)), h('small', { id: `rs-${name}-help` }, p.description));
+    h('label', { for: `rs-${name}` }, title(name)), h('small', { id: `rs-${name}-help` }, p.description));
 
   // One control per rule option, from its schema: an enum is a select, a boolean a checkbox,
   // "true, false or null" a three-way select.
@@ -60,7 +61,7 @@ export function createForm(catalogue) {
   // Seat 1 is yours; each other seat is open for a person or a bot of a level.
   function drawSeats() {
     const n = value('players');
-    seats.replaceChildren(h('legend', {}, 'Seats'), h('p', {}, 'Seat 1: you'),
+    replace(seats, h('legend', {}, 'Seats'), h('p', {}, 'Seat 1: you'),
       Array.from({ length: n - 1 }, (_, i) => h('div', { class: 'field' },
         h('label', { for: `seat-${i + 2}` }, `Seat ${i + 2}`),
         h('select', { id: `seat-${i + 2}`, name: `seat-${i + 2}` },

@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
-import { label, loadCards } from './cards.js';
+import { loadCards } from './cards.js';
 import { cardsOf, describe, matching, targetOf } from './moves.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
@@ -133,7 +133,7 @@ export async function mount(root, { id }) {
     const mine = st.legal.length > 0 && !st.busy;
     const pick = (id, card) => card(id, {
       tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
-      'aria-label': label(st.summary.ruleset.edition, id), draggable: mine ? 'true' : null,
+      draggable: mine ? 'true' : null,
       onclick: () => toggle(id), ondragstart: (ev) => ev.dataTransfer.setData('text/plain', id),
     });
     const drop = (test) => ({
