@@ -26,7 +26,8 @@ export function whoseDecision(view, names) {
   }
 }
 
-export function board(view, { names, edition, version, deadline, mySeat = null, hooks = {}, hands = null }) {
+// `controls` (the player's moves) go right below the hand, where a phone's reader finds them.
+export function board(view, { names, edition, version, deadline, mySeat = null, hooks = {}, hands = null, controls = null }) {
   const card = (id, attrs) => cardFace(h, edition, id, attrs);
   return h('section', { class: 'board', 'aria-label': 'The table', dataset: { version } },
     h('div', { class: 'centre' },
@@ -47,11 +48,12 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
           h('span', { class: 'caption' }, `Pile ${i + 1} (${p.count})`)))),
       duel(view, names, edition, card),
       draftWindow(view, names, edition, card)),
-    h('div', { class: 'seats' }, view.seats.map((s) => seat(s, view, names, edition, card, mySeat, hooks, hands))),
     mySeat !== null && view.hand ? h('section', { class: 'hand', 'aria-label': 'Your hand' },
       h('h2', {}, `Your hand (${view.hand.length})`),
       h('div', { class: 'cards', role: 'group', 'aria-label': 'Cards in your hand' },
         view.hand.map((id) => hooks.handCard ? hooks.handCard(id, card) : card(id)))) : null,
+    controls,
+    h('div', { class: 'seats' }, view.seats.map((s) => seat(s, view, names, edition, card, mySeat, hooks, hands))),
     scores(view, names));
 }
 

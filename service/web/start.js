@@ -19,6 +19,13 @@ export function copyButton(text, caption = 'Copy') {
   }, caption);
 }
 
+// On to where the person was going: an invitation link shows this screen at its own
+// address, so moving there may need the router poked.
+function go(next) {
+  if (location.hash === next) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  else location.hash = next;
+}
+
 export function mount(root, params) {
   current.screen = 'start';
   current.state = null;
@@ -51,7 +58,7 @@ export function mount(root, params) {
         ev.preventDefault();
         const key = ev.target.elements.key.value.trim();
         localStorage.setItem('cya.key', key);
-        try { session.save({ ...(await api.me()), api_key: key }); location.hash = next; } catch (err) { session.forget(); fail(err); }
+        try { session.save({ ...(await api.me()), api_key: key }); go(next); } catch (err) { session.forget(); fail(err); }
       },
     },
     h('h2', { id: 'old-title' }, 'Have a key?'),
@@ -69,6 +76,6 @@ function showKey(root, player, next) {
       h('label', { for: 'new-key' }, 'Your API key'),
       h('input', { id: 'new-key', readonly: true, value: player.api_key }),
       copyButton(() => player.api_key, 'Copy key')),
-    h('p', {}, h('a', { href: next, class: 'button primary' }, 'Continue'))));
+    h('p', {}, h('a', { href: next, class: 'button primary', onclick: (ev) => { ev.preventDefault(); go(next); } }, 'Continue'))));
   document.getElementById('new-key').select();
 }

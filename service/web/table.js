@@ -52,7 +52,10 @@ export async function mount(root, { id }) {
     },
     onEvents(items) {
       if (items.some((i) => /^(seat_|game_started|decision_timed_out)/.test(i.event.type))) summaryStale = true;
-      log.add(items);
+      // A newcomer's name is in the game's summary, not in the event: fetch it first.
+      const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
+      if (!unknown) log.add(items);
+      else api.game(id).then((d) => { st.summary = d.summary; }).finally(() => log.add(items));
     },
     onStatus(status, err) {
       main.dataset.stream = status;
@@ -97,10 +100,10 @@ export async function mount(root, { id }) {
     if (!st.view) {
       replace(main, header(), waitingRoom(st.summary, { onChanged: () => live.reload() }));
     } else {
-      replace(main, header(), board(st.view, {
+      replace(main, header(), gameOver(), board(st.view, {
         names: seatNames(st.summary), edition: st.summary.ruleset.edition, version: st.version,
-        deadline: st.deadline, mySeat: st.seat, hooks: hooks(),
-      }), moves(), gameOver());
+        deadline: st.deadline, mySeat: st.seat, hooks: hooks(), controls: moves(),
+      }));
     }
     if (focused) main.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
   }

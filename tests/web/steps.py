@@ -39,7 +39,7 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
     for n, choice in enumerate(seats, start=2):
         form.get_by_label(f"Seat {n}", exact=True).select_option(label=choice)
     if not public:
-        form.get_by_label(re.compile("^Public")).uncheck()
+        form.get_by_label(re.compile("^Public: listed")).uncheck()
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]
