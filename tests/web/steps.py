@@ -77,8 +77,8 @@ def cards_on_page(page: Page) -> tuple[int, set[str]]:
     (`window.cya`), with the version the table shows."""
     found: dict[str, Any] = page.evaluate(
         """() => ({version: Number(document.querySelector('.board')?.dataset.version || 0),
-                   text: document.documentElement.outerHTML
-                         + JSON.stringify(window.cya.state, (k, v) => v instanceof Set ? [...v] : v)})""")
+                   text: document.documentElement.outerHTML + JSON.stringify(
+                       window.cya.state, (k, v) => v instanceof Set ? [...v] : v)})""")
     return found["version"], set(CARD_ID.findall(found["text"]))
 
 
