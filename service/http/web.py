@@ -24,6 +24,8 @@ UNLIMITED = "unlimited"
 # without internet instead of loading `@latest` from a CDN.
 SCALAR = "/vendor/scalar-api-reference-1.76.0"
 SWAGGER = "/vendor/swagger-ui-dist-5.35.0"
+# Litestar's default icon tag points at a CDN too.
+FAVICON = '<link rel="icon" type="image/svg+xml" href="/favicon.svg">'
 
 
 def web_router() -> Router:
@@ -40,8 +42,10 @@ def docs_render_plugins() -> list[OpenAPIRenderPlugin]:
     own fonts would come from its CDN: the page uses the system's instead."""
     return [
         ScalarRenderPlugin(path="/", js_url=f"{SCALAR}/standalone.js",
-                           css_url="/docs.css", options={"withDefaultFonts": False}),
+                           css_url="/docs.css", options={"withDefaultFonts": False},
+                           favicon=FAVICON),
         SwaggerRenderPlugin(path="/swagger", js_url=f"{SWAGGER}/swagger-ui-bundle.js",
                             css_url=f"{SWAGGER}/swagger-ui.css",
-                            standalone_preset_js_url=f"{SWAGGER}/swagger-ui-standalone-preset.js"),
+                            standalone_preset_js_url=f"{SWAGGER}/swagger-ui-standalone-preset.js",
+                            favicon=FAVICON),
     ]

@@ -1,1 +1,1 @@
-"""The reference web client: static ES modules and CSS, no Python (served by service/http/web.py)."""
+"""The reference web client: static ES modules and CSS (served by service/http/web.py)."""

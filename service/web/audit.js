@@ -45,9 +45,9 @@ export async function mount(root, { id, version }) {
       h('nav', { class: 'buttons', 'aria-label': 'Game' }, h('a', { href: '#/lobby' }, 'Lobby'))),
     verifyBox,
     h('div', { class: 'stepper', role: 'group', 'aria-label': 'Step through the versions' },
-      button('⏮', () => 1, 'First version'), button('◀', () => st.at - 1, 'Previous version'),
+      button('First', () => 1, 'First version'), button('Previous', () => st.at - 1, 'Previous version'),
       h('label', { for: 'version' }, 'Version'), slider, h('output', { for: 'version', id: 'at' }),
-      button('▶', () => st.at + 1, 'Next version'), button('⏭', () => last, 'Last version')),
+      button('Next', () => st.at + 1, 'Next version'), button('Last', () => last, 'Last version')),
     h('p', { class: 'hint' }, 'Arrow keys step through the versions; Home and End jump to the first and last.'),
     stage));
 
@@ -89,7 +89,7 @@ export async function mount(root, { id, version }) {
   }
   const v = st.verify;
   replace(verifyBox, h('h2', { id: 'verify-title' }, 'Verification'),
-    v.ok ? h('p', { class: 'ok' }, `✓ Verified: the hash chain holds over ${v.events} events; ${v.rounds_verified} shuffle${v.rounds_verified === 1 ? '' : 's'} match their revealed seeds; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`)
+    v.ok ? h('p', { class: 'ok' }, `✓ Verified: the hash chain holds over ${v.events} events; ${v.rounds_verified === 1 ? '1 shuffle matches its revealed seed' : `${v.rounds_verified} shuffles match their revealed seeds`}; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`)
       : h('div', { class: 'bad', role: 'alert' },
         h('p', {}, `✗ This game's log is damaged${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
         v.first_bad_version ? h('button', { onclick: () => go(v.first_bad_version) }, `Go to version ${v.first_bad_version}`) : null));

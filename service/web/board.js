@@ -73,7 +73,8 @@ function seat(s, view, names, edition, card, mySeat, hooks, hands) {
     [...s.stack].reverse().map((set, i) => h('li', { class: i === s.stack.length - 1 ? 'safe' : '' },
       `${typeName(edition, set.type)} ×${set.count}`,
       i === s.stack.length - 1 ? h('span', { class: 'badge safe' }, 'safe') : null))) : null,
-  hands?.[s.seat] ? h('div', { class: 'cards small', role: 'group', 'aria-label': `${names[s.seat]}'s hand` }, hands[s.seat].map((id) => card(id))) : null,
+  hands?.[s.seat] ? [h('p', { class: 'caption' }, `Hand (${hands[s.seat].length})`),
+    h('div', { class: 'cards small', role: 'group', 'aria-label': `${names[s.seat]}'s hand` }, hands[s.seat].map((id) => card(id)))] : null,
   hooks.seatActions?.(s.seat));
 }
 

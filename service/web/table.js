@@ -185,7 +185,7 @@ export async function mount(root, { id }) {
     return h('section', { class: 'game-over', 'aria-labelledby': 'over-title' },
       h('h2', { id: 'over-title' }, `${st.view.winners.map((w) => names[w]).join(' and ')} win${st.view.winners.length === 1 ? 's' : ''}!`),
       h('p', { class: 'verify', role: 'status' }, !v || v === 'checking' ? 'Verifying the game…'
-        : v.ok ? `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified} shuffle${v.rounds_verified === 1 ? '' : 's'} match their seeds, ${v.draws_verified} draws checked, every move follows the rules.`
+        : v.ok ? `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified === 1 ? '1 shuffle matches its seed' : `${v.rounds_verified} shuffles match their seeds`}, ${v.draws_verified} draws checked, every move follows the rules.`
           : `Verification failed${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
       h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
   }

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 # A move a person picks when several are offered, best first: the tests want challenges.
-PREFERENCE = ("m-respond", "m-challenge_draft", "m-challenge", "m-form_set", "m-draft_set",
+PREFERENCE = ("m-respond", "m-challenge_draft", "m-challenge", "m-draft_set", "m-form_set",
               "m-improve_set", "m-play_swap", "m-play_move", "m-choose_move_direction",
               "m-pass_draft", "m-discard", "m-end_turn", "m-concede")
 CARD_ID = re.compile(r"[a-z_]+#\d+")
@@ -29,7 +29,7 @@ def sign_up(page: Page, name: str) -> str:
 
 
 def create_game(page: Page, *, players: int, seats: list[str], edition: str = "en_2022",
-                public: bool = True) -> str:
+                public: bool = True, unchecked: tuple[str, ...] = ()) -> str:
     """In the lobby's form: the rules, each other seat ("open for a person" or "greedy bot"),
     public or private. Returns the game id (from the address the page moved to)."""
     form = page.get_by_role("form", name="Create a game")
@@ -40,6 +40,8 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
         form.get_by_label(f"Seat {n}", exact=True).select_option(label=choice)
     if not public:
         form.get_by_label(re.compile("^Public: listed")).uncheck()
+    for option in unchecked:
+        form.get_by_label(option, exact=True).uncheck()
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]
