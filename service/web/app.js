@@ -9,7 +9,8 @@ import * as table from './table.js';
 import * as watch from './watch.js';
 import * as audit from './audit.js';
 
-const root = document.getElementById('app');
+const main = document.getElementById('app');
+let root = main; // each visit to a route draws into a fresh element of its own (see route)
 let unmount = null;
 
 const ROUTES = [
@@ -41,20 +42,25 @@ async function route() {
   drawHeader();
   announce('');
   if (needsKey && !session.key()) {
+    root = h('div');
+    replace(main, root);
     start.mount(root, { next: hash });
     return;
   }
-  replace(root, h('p', { class: 'loading' }, 'Loading…'));
+  // A screen still loading when the reader moves on draws into its own detached element,
+  // never over the next screen.
+  const mine = root = h('div', {}, h('p', { class: 'loading' }, 'Loading…'));
+  replace(main, mine);
   try {
     const result = await show(hash.match(re));
     if (location.hash === hash) unmount = typeof result === 'function' ? result : null;
     else if (typeof result === 'function') result();
   } catch (err) {
-    replace(root, h('section', { class: 'problem-page' }, h('h1', {}, 'Something went wrong'),
+    replace(mine, h('section', { class: 'problem-page' }, h('h1', {}, 'Something went wrong'),
       h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/lobby' }, 'Back to the lobby'))));
     announce(err.message, 'error');
   }
-  document.getElementById('app').focus({ preventScroll: true });
+  main.focus({ preventScroll: true });
 }
 
 function drawHeader() {
@@ -67,4 +73,4 @@ window.addEventListener('hashchange', route);
 route();
 
 // The skip link moves the focus without touching the hash (the hash is the route).
-document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); root.focus(); });
+document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); main.focus(); });

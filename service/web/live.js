@@ -4,7 +4,8 @@
 // reload answered with an older version than one already shown is dropped.
 import { followEvents } from './api.js';
 
-export function liveGame(id, { load, onChange, onEvents, onStatus = () => {}, key }) {
+// `first`: a snapshot the screen already loaded, shown at once.
+export function liveGame(id, { load, first, onChange, onEvents, onStatus = () => {}, key }) {
   const stop = new AbortController();
   const seen = new Set();
   let shown = -1, newest = 0, running = null, again = false, behind = 0;
@@ -28,6 +29,8 @@ export function liveGame(id, { load, onChange, onEvents, onStatus = () => {}, ke
     if (newest > shown && !stop.signal.aborted && behind++ < 5) setTimeout(reload, 200);
     else if (newest <= shown) behind = 0;
   }
+
+  if (first) { shown = first.version; onChange(first); } else reload();
 
   let wasDown = false;
   followEvents(id, 0, (batch) => {

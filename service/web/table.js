@@ -16,30 +16,30 @@ export async function mount(root, { id }) {
   const st = { id, summary: null, view: null, seat: null, deadline: null, legal: [], selected: new Set(), error: null, busy: false, verify: null, resigning: false };
   current.screen = 'table';
   current.state = st;
-  await loadCards();
-  st.summary = (await api.game(id)).summary;
-  let summaryStale = false;
+  let summaryStale = true;
 
-  const main = h('div', { class: 'play' });
-  const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
-  replace(root, h('div', { class: 'table-screen' }, main, log.el));
-
+  // The view and the legal commands (and the summary when it may have changed) in parallel:
+  // one round trip per update. Before the deal there is no view yet.
   async function load() {
-    if (summaryStale || st.summary.status === 'lobby') {
-      summaryStale = false;
-      st.summary = (await api.game(id)).summary;
-      if (st.summary.status === 'lobby') return { version: st.summary.version };
-    }
+    const fresh = summaryStale || st.summary?.status === 'lobby';
+    summaryStale = false;
     for (let tries = 0; ; tries++) {
-      const [v, legal] = await Promise.all([api.view(id), api.legal(id)]);
-      if (legal.version === v.version || tries >= 3) {
-        return { version: v.version, view: v, legal: legal.version === v.version ? legal.commands : [] };
+      const [detail, v, legal] = await Promise.all([fresh ? api.game(id) : null, api.view(id), api.legal(id)]);
+      if (detail) st.summary = detail.summary;
+      if (!v.view || legal.version === v.version || tries >= 3) {
+        return { version: v.version, view: v.view && v, legal: legal.version === v.version ? legal.commands : [] };
       }
     }
   }
 
+  const [first] = await Promise.all([load(), loadCards()]);
+  const main = h('div', { class: 'play' });
+  const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
+  replace(root, h('div', { class: 'table-screen' }, main, log.el));
+
   const live = liveGame(id, {
     load,
+    first,
     onChange(snap) {
       if (snap.view) {
         const wasMine = st.legal.length > 0;
@@ -64,7 +64,6 @@ export async function mount(root, { id }) {
       if (status === 'error' || status === 'closed') announce(err?.message || 'Something went wrong.', 'error');
     },
   });
-  await live.reload();
 
   async function checkGame() {
     st.verify = 'checking';

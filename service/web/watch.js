@@ -14,7 +14,6 @@ export async function mount(root, { id }) {
   const st = { id, summary: null, view: null, version: 0 };
   current.screen = 'watch';
   current.state = st;
-  await loadCards();
   const main = h('div', { class: 'play' });
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
@@ -24,10 +23,11 @@ export async function mount(root, { id }) {
     const detail = await api.game(id, { key: WATCH_KEY });
     return { version: detail.summary.version, detail };
   };
-  const first = await load();
+  const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
   const live = liveGame(id, {
     load,
+    first,
     key: WATCH_KEY,
     onChange({ version, detail }) {
       Object.assign(st, { version, summary: detail.summary, view: detail.view });
@@ -40,7 +40,6 @@ export async function mount(root, { id }) {
       if (status === 'closed' || status === 'error') announce(err?.message || 'Something went wrong.', 'error');
     },
   });
-  await live.reload();
 
   function render() {
     const rs = st.summary.ruleset;
