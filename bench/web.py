@@ -74,7 +74,9 @@ new MutationObserver(() => {
   }
   if (v && !(v in window.__bench.shown)) {
     window.__bench.shown[v] = null;
-    requestAnimationFrame(() => { window.__bench.shown[v] = performance.timeOrigin + performance.now(); });
+    requestAnimationFrame(() => {
+      window.__bench.shown[v] = performance.timeOrigin + performance.now();
+    });
   }
 }).observe(document, {subtree: true, childList: true, attributes: true});
 """

@@ -3,24 +3,24 @@
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { session } from './store.js';
-import * as start from './start.js';
-import * as lobby from './lobby.js';
-import * as table from './table.js';
-import * as watch from './watch.js';
-import * as audit from './audit.js';
+
+// A screen is a module with `mount(element, params)`; it loads when first shown (index.html
+// preloads the table's modules). `mount` may return a function that ends the screen.
+const screen = (name, params = () => ({})) => async (m, el) =>
+  (await import(`./${name}.js`)).mount(el, params(m));
 
 const main = document.getElementById('app');
-let root = main; // each visit to a route draws into a fresh element of its own (see route)
 let unmount = null;
 
+// [address, screen, needs a key]
 const ROUTES = [
-  [/^#\/game\/([\w-]+)$/, (m) => table.mount(root, { id: m[1] }), true],
-  [/^#\/watch\/([\w-]+)$/, (m) => watch.mount(root, { id: m[1] }), true],
-  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, (m) => audit.mount(root, { id: m[1], version: m[2] }), true],
+  [/^#\/game\/([\w-]+)$/, screen('table', (m) => ({ id: m[1] })), true],
+  [/^#\/watch\/([\w-]+)$/, screen('watch', (m) => ({ id: m[1] })), true],
+  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, screen('audit', (m) => ({ id: m[1], version: m[2] })), true],
   [/^#\/join\/([\w-]+)$/, (m) => join(m[1]), true],
-  [/^#\/lobby$/, () => lobby.mount(root), true],
-  [/^#?\/?$/, () => session.key() ? (location.hash = '#/lobby') : start.mount(root, {}), false],
-  [/^#\/start$/, () => start.mount(root, {}), false],
+  [/^#\/lobby$/, screen('lobby'), true],
+  [/^#?\/?$/, (m, el) => session.key() ? (location.hash = '#/lobby') : screen('start')(m, el), false],
+  [/^#\/start$/, screen('start'), false],
 ];
 
 async function join(id) {
@@ -42,17 +42,17 @@ async function route() {
   drawHeader();
   announce('');
   if (needsKey && !session.key()) {
-    root = h('div');
-    replace(main, root);
-    start.mount(root, { next: hash });
+    const el = h('div');
+    replace(main, el);
+    screen('start', () => ({ next: hash }))(null, el);
     return;
   }
   // A screen still loading when the reader moves on draws into its own detached element,
   // never over the next screen.
-  const mine = root = h('div', {}, h('p', { class: 'loading' }, 'Loading…'));
+  const mine = h('div', {}, h('p', { class: 'loading' }, 'Loading…'));
   replace(main, mine);
   try {
-    const result = await show(hash.match(re));
+    const result = await show(hash.match(re), mine);
     if (location.hash === hash) unmount = typeof result === 'function' ? result : null;
     else if (typeof result === 'function') result();
   } catch (err) {

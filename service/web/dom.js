@@ -32,3 +32,19 @@ export function announce(text, kind = 'info') {
   el.dataset.kind = kind;
   el.textContent = text;
 }
+
+// A button that copies `text()` (a key, a link) to the clipboard.
+export function copyButton(text, caption = 'Copy') {
+  return h('button', {
+    type: 'button',
+    async onclick(ev) {
+      const value = text();
+      try { await navigator.clipboard.writeText(value); } catch {
+        // No clipboard permission (plain http on another host): select it for Ctrl+C.
+        ev.target.previousElementSibling?.select?.();
+      }
+      ev.target.textContent = 'Copied';
+      announce('Copied to the clipboard.');
+    },
+  }, caption);
+}

@@ -1,23 +1,8 @@
 // The start screen (#/ without a key): choose a name and get a key (shown once, with a copy
 // button), or use a key made elsewhere. The key stays in this browser's localStorage.
 import { api } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, copyButton, h, replace } from './dom.js';
 import { current, session } from './store.js';
-
-export function copyButton(text, caption = 'Copy') {
-  return h('button', {
-    type: 'button',
-    async onclick(ev) {
-      const value = text();
-      try { await navigator.clipboard.writeText(value); } catch {
-        // No clipboard permission (plain http on another host): select it for Ctrl+C.
-        ev.target.previousElementSibling?.select?.();
-      }
-      ev.target.textContent = 'Copied';
-      announce('Copied to the clipboard.');
-    },
-  }, caption);
-}
 
 // On to where the person was going: an invitation link shows this screen at its own
 // address, so moving there may need the router poked.

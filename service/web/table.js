@@ -72,20 +72,22 @@ export async function mount(root, { id }) {
   }
 
   async function send(command) {
+    const answer = api.command(id, command); // on its way before the page redraws
     st.busy = true; st.error = null;
     render();
     try {
-      const res = await api.command(id, command);
+      const res = await answer;
       st.selected.clear();
+      st.busy = false;
+      const shown = live.reload();
       live.record(res.events);
-      await live.reload();
+      await shown;
     } catch (err) {
+      st.busy = false;
       st.error = err.message;
       announce(err.message, 'error');
-      live.reload();
-    } finally {
-      st.busy = false;
       render();
+      live.reload();
     }
   }
 

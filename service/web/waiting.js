@@ -1,10 +1,9 @@
 // Before the deal: who sits where, the invitation link, and Start (creator), Take a seat or
 // Leave. Part of the table screen (table.js), which switches to the game once it starts.
 import { api } from './api.js';
-import { announce, h } from './dom.js';
+import { announce, copyButton, h } from './dom.js';
 import { seatNames } from './board.js';
 import { session } from './store.js';
-import { copyButton } from './start.js';
 
 export function waitingRoom(summary, { onChanged }) {
   const me = session.playerId();
