@@ -48,7 +48,7 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
           h('span', { class: 'caption' }, `Pile ${i + 1} (${p.count})`)))),
       duel(view, names, edition, card),
       draftWindow(view, names, edition, card)),
-    mySeat !== null && view.hand ? h('section', { class: 'hand', 'aria-label': 'Your hand' },
+    mySeat !== null && view.hand && (view.hand.length || view.status === 'playing') ? h('section', { class: 'hand', 'aria-label': 'Your hand' },
       h('h2', {}, `Your hand (${view.hand.length})`),
       h('div', { class: 'cards', role: 'group', 'aria-label': 'Cards in your hand' },
         view.hand.map((id) => hooks.handCard ? hooks.handCard(id, card) : card(id)))) : null,
@@ -106,7 +106,7 @@ function scores(view, names) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'),
         view.round_scores.map((_, r) => h('th', { scope: 'col' }, `Round ${r + 1}`)), h('th', { scope: 'col' }, 'Total'))),
       h('tbody', {}, view.seats.map((s) => h('tr', { class: view.winners.includes(s.seat) ? 'winner' : '' },
-        h('th', { scope: 'row' }, names[s.seat], view.winners.includes(s.seat) ? ' 🏆' : ''),
+        h('th', { scope: 'row' }, names[s.seat], view.winners.includes(s.seat) ? h('span', { class: 'badge win' }, 'winner') : ''),
         view.round_scores.map((r) => h('td', {}, money(r[s.seat]))),
         h('td', {}, money(s.total)))))));
 }

@@ -46,12 +46,13 @@ export async function mount(root, { id }) {
         Object.assign(st, { version: snap.version, view: snap.view.view, seat: snap.view.seat, deadline: snap.view.deadline, legal: snap.legal });
         st.selected = new Set([...st.selected].filter((c) => snap.legal.some((cmd) => cardsOf(cmd).includes(c))));
         if (!wasMine && st.legal.length) announce('Your decision.');
+        if (wasMine && !st.legal.length) announce('');
         if (st.view.status === 'finished' && !st.verify) checkGame();
       }
       render();
     },
     onEvents(items) {
-      if (items.some((i) => /^(seat_|game_started|decision_timed_out)/.test(i.event.type))) summaryStale = true;
+      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out)/.test(i.event.type))) summaryStale = true;
       // A newcomer's name is in the game's summary, not in the event: fetch it first.
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
       if (!unknown) log.add(items);
@@ -111,7 +112,7 @@ export async function mount(root, { id }) {
 
   function header() {
     const rs = st.summary.ruleset;
-    const playing = st.summary.status === 'playing' && st.seat !== null && st.seat !== undefined;
+    const playing = st.view?.status === 'playing' && st.seat !== null && st.seat !== undefined;
     return h('header', { class: 'game-head' },
       h('h1', {}, `${rs.players}-player game`, h('span', { class: 'sub' }, ` · ${rs.edition} · ${rs.end_mode.replaceAll('_', ' ')}`)),
       h('nav', { class: 'buttons', 'aria-label': 'Game' },
@@ -119,7 +120,7 @@ export async function mount(root, { id }) {
         playing && st.resigning ? [h('span', {}, 'A bot will play your seat to the end. '),
           h('button', { class: 'danger', onclick: resign, 'data-focus': 'resign-yes' }, 'Yes, resign'),
           h('button', { onclick: () => { st.resigning = false; render(); } }, 'Keep playing')] : null,
-        st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
+        st.view?.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
         h('a', { href: '#/lobby' }, 'Lobby')));
   }
 
