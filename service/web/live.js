@@ -11,6 +11,7 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
   let shown = -1, newest = 0, running = null, again = false, behind = 0;
 
   async function reload() {
+    if (stop.signal.aborted) return;
     if (running) { again = true; return running; }
     running = (async () => {
       do {

@@ -13,7 +13,7 @@ import { current } from './store.js';
 export async function mount(root, { id }) {
   // Everything this page knows of the game. Only what this player's key may read is ever
   // put here: the view (own hand only), own legal commands, the summary, the redacted log.
-  const st = { id, summary: null, view: null, seat: null, deadline: null, legal: [], selected: new Set(), error: null, busy: false, verify: null, resigning: false };
+  const st = { id, summary: null, view: null, seat: undefined, deadline: null, legal: [], selected: new Set(), error: null, busy: false, verify: null, resigning: false };
   current.screen = 'table';
   current.state = st;
   let summaryStale = true;
@@ -24,8 +24,15 @@ export async function mount(root, { id }) {
     const fresh = summaryStale || st.summary?.status === 'lobby';
     summaryStale = false;
     for (let tries = 0; ; tries++) {
-      const [detail, v, legal] = await Promise.all([fresh ? api.game(id) : null, api.view(id), api.legal(id)]);
+      // No legal commands to ask for without a seat (never had one, or resigned), nor before
+      // the deal (and a seat left meanwhile would make the question a 403).
+      const none = st.seat === null || st.summary?.status === 'lobby';
+      const [detail, v, legal] = await Promise.all([fresh ? api.game(id) : null, api.view(id),
+        none ? { version: null, commands: [] }
+          : api.legal(id).catch((err) => (err.code === 'not_seated' ? { version: null, commands: [] } : Promise.reject(err)))]);
       if (detail) st.summary = detail.summary;
+      if (v.view && none && st.seat !== null && tries < 3) continue; // just dealt: now ask
+      if (legal.version === null) legal.version = v.version;
       if (!v.view || legal.version === v.version || tries >= 3) {
         return { version: v.version, view: v.view && v, legal: legal.version === v.version ? legal.commands : [] };
       }
@@ -125,7 +132,11 @@ export async function mount(root, { id }) {
   }
 
   async function resign() {
-    try { await api.resign(id); announce('You resigned: a bot plays your seat.'); } catch (err) { announce(err.message, 'error'); }
+    try {
+      await api.resign(id);
+      st.seat = null; // a watcher from now on
+      announce('You resigned: a bot plays your seat.');
+    } catch (err) { announce(err.message, 'error'); }
     st.resigning = false;
     summaryStale = true;
     live.reload();

@@ -13,7 +13,10 @@ export function waitingRoom(summary, { onChanged }) {
   const link = `${location.origin}${location.pathname}#/join/${summary.game_id}`;
   const act = (fn, after) => async (ev) => {
     ev.target.disabled = true;
-    try { await fn(); after?.(); } catch (err) { announce(err.message, 'error'); ev.target.disabled = false; }
+    try {
+      await fn();
+      if (after) return after(); // off to another screen: this one is done
+    } catch (err) { announce(err.message, 'error'); ev.target.disabled = false; }
     onChanged();
   };
   return h('section', { class: 'waiting', 'aria-labelledby': 'waiting-title' },

@@ -102,9 +102,13 @@ class Person:
         self.allowed_errors: list[str] = []
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        # A failed request's console line does not say which: keep the addresses for that.
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(
+            f"(answer {r.status} {r.request.method} {r.url})"))
 
     def unexpected_errors(self) -> list[str]:
-        return [e for e in self.errors if not any(a in e for a in self.allowed_errors)]
+        found = [e for e in self.errors if not any(a in e for a in self.allowed_errors)]
+        return found if any(not e.startswith("(answer") for e in found) else []
 
 
 @pytest.hookimpl(wrapper=True)

@@ -29,7 +29,8 @@ def sign_up(page: Page, name: str) -> str:
 
 
 def create_game(page: Page, *, players: int, seats: list[str], edition: str = "en_2022",
-                public: bool = True, unchecked: tuple[str, ...] = ()) -> str:
+                public: bool = True, unchecked: tuple[str, ...] = (),
+                turn_clock: int | None = None) -> str:
     """In the lobby's form: the rules, each other seat ("open for a person" or "greedy bot"),
     public or private. Returns the game id (from the address the page moved to)."""
     form = page.get_by_role("form", name="Create a game")
@@ -42,6 +43,8 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
         form.get_by_label(re.compile("^Public: listed")).uncheck()
     for option in unchecked:
         form.get_by_label(option, exact=True).uncheck()
+    if turn_clock:
+        form.get_by_label(re.compile("^Turn clock")).fill(str(turn_clock))
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]

@@ -56,6 +56,11 @@ def test_stepping_through_a_finished_game_shows_each_version_as_the_api_does(
 
     page = people("ada").page
     sign_in_with_key(page, key)
+    # The lobby's filter narrows the public games to finished ones.
+    page.get_by_label("Status").select_option("finished")
+    public = page.get_by_role("region", name="Public games")
+    expect(public.locator("li.game").first).to_be_visible()
+    expect(public.locator("li.game:not(.finished)")).to_have_count(0)
     page.get_by_role("region", name="My games").locator(f"[data-game=\"{game}\"]").get_by_role(
         "link", name="Audit").click()
     expect(page.get_by_role("heading", name="Verification")).to_be_visible()

@@ -5,6 +5,8 @@ holds a card of a hand that is not theirs."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 from playwright.sync_api import expect
 
@@ -27,6 +29,7 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
 
     expect(page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
     screenshot(page, "waiting-room")
+    assert not serious_accessibility_issues(page)
     page.get_by_role("button", name="Start the game").click()
 
     cara = people("cara")
@@ -44,6 +47,7 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
             screenshot(page, "table")
             assert not serious_accessibility_issues(page)
             screenshot(cara.page, "watch")
+            assert not serious_accessibility_issues(cara.page)
         kinds.append(play_one_move(page))
     seen.append(cards_on_page(page))
 
@@ -58,11 +62,9 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     expect(cara.page.get_by_role("region", name="Final scores")).to_be_visible()
     watched.append(cards_on_page(cara.page))
 
-    history = [line for line in httpx.get(f"{server.url}/v1/games/{game}/history",
-                                          headers={"Authorization": f"Bearer {key}"}
-                                          ).iter_lines() if line]
-    import json
-    history = [json.loads(line) for line in history]
+    history = [json.loads(line) for line in httpx.get(
+        f"{server.url}/v1/games/{game}/history",
+        headers={"Authorization": f"Bearer {key}"}).iter_lines() if line]
     assert not leaks(seen, history, seat=0)
     assert not leaks(watched, history, seat=None)
     assert len(kinds) > 3

@@ -52,14 +52,15 @@ def test_both_pages_resume_after_a_server_restart(people, server: Server):
                    == newest)
 
 
-def test_a_refused_command_shows_the_servers_reason(people):
+def test_a_refused_command_shows_the_servers_reason_then_the_player_resigns(people):
     ada = people("ada")
     page = ada.page
     page.goto("/")
     sign_up(page, "Ada")
-    create_game(page, players=2, seats=["greedy bot"])
+    create_game(page, players=2, seats=["greedy bot"], turn_clock=600)
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_selector(".move-list button.m-discard")
+    expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^(9|10):\d\d left$"))
 
     # A second tab of the same table, cut off from the server's news: it goes stale.
     stale = ada.context.new_page()
@@ -74,3 +75,26 @@ def test_a_refused_command_shows_the_servers_reason(people):
     discard.click()                                         # the stale tab tries it again
     # The server says why: the card has left the hand (or the turn has passed on).
     expect(stale.get_by_role("alert")).to_contain_text(re.compile("not in your hand|turn"))
+
+    # Ada gives up: a bot takes her seat, and she watches the rest without a hand or moves.
+    stale.close()
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(page.get_by_role("region", name="Your hand")).to_have_count(0)
+    expect(page.get_by_role("button", name="Resign")).to_have_count(0)
+    expect(page.get_by_role("region", name="Final scores")).to_be_visible(timeout=30_000)
+
+
+def test_a_player_who_leaves_before_the_deal_frees_the_seat(people):
+    ada, bob = people("ada"), people("bob")
+    ada.page.goto("/")
+    sign_up(ada.page, "Ada")
+    game = create_game(ada.page, players=2, seats=["open for a person"])
+    bob.page.goto("/")
+    sign_up(bob.page, "Bob")
+    bob.page.goto(f"/#/join/{game}")
+    expect(ada.page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
+    bob.page.get_by_role("button", name="Leave this game").click()
+    expect(bob.page.get_by_role("heading", name="My games")).to_be_visible()
+    expect(ada.page.get_by_role("heading", name="Waiting for 1 more player")).to_be_visible()
+    expect(ada.page.get_by_role("region", name="Game log")).to_contain_text("Bob left seat 2.")
