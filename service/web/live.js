@@ -23,7 +23,7 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
         } catch (err) {
           if (!stop.signal.aborted) onStatus('error', err);
         }
-      } while (again);
+      } while (again && newest > shown); // asked again meanwhile, for something newer
     })().finally(() => { running = null; });
     await running;
     // The stream got ahead of the answer (it raced a commit): look once more, a few times.

@@ -18,8 +18,10 @@ export async function mount(root, { id }) {
   current.state = st;
   let summaryStale = true;
 
-  // The view and the legal commands (and the summary when it may have changed) in parallel:
-  // one round trip per update. Before the deal there is no view yet.
+  // The view, the legal commands and (when it may have changed) the summary, asked at once.
+  // The table is drawn as soon as the view is in; the moves follow when the legal commands
+  // are (the server works them out, which takes longer), meanwhile the old ones are disabled.
+  const NONE = { version: null, commands: [] };
   async function load() {
     const fresh = summaryStale || st.summary?.status === 'lobby';
     summaryStale = false;
@@ -27,16 +29,26 @@ export async function mount(root, { id }) {
       // No legal commands to ask for without a seat (never had one, or resigned), nor before
       // the deal (and a seat left meanwhile would make the question a 403).
       const none = st.seat === null || st.summary?.status === 'lobby';
-      const [detail, v, legal] = await Promise.all([fresh ? api.game(id) : null, api.view(id),
-        none ? { version: null, commands: [] }
-          : api.legal(id).catch((err) => (err.code === 'not_seated' ? { version: null, commands: [] } : Promise.reject(err)))]);
+      const legal = none ? Promise.resolve(NONE)
+        : api.legal(id).catch((err) => (err.code === 'not_seated' ? NONE : Promise.reject(err)));
+      const [detail, v] = await Promise.all([fresh ? api.game(id) : null, api.view(id)]);
       if (detail) st.summary = detail.summary;
       if (v.view && none && st.seat !== null && tries < 3) continue; // just dealt: now ask
-      if (legal.version === null) legal.version = v.version;
-      if (!v.view || legal.version === v.version || tries >= 3) {
-        return { version: v.version, view: v.view && v, legal: legal.version === v.version ? legal.commands : [] };
-      }
+      // The commands, or null when they answer for another version than the view.
+      const commands = legal.then((l) => (l.version === null || l.version === v.version ? l.commands : null));
+      return { version: v.version, view: v.view && v, commands };
     }
+  }
+
+  function showMoves(snap, commands) {
+    if (st.version !== snap.version) return; // a newer view came meanwhile
+    if (commands === null) { live.reload(); return; } // the game moved between the answers
+    const wasMine = st.hadMoves;
+    Object.assign(st, { legal: commands, waiting: false, hadMoves: commands.length > 0 });
+    st.selected = new Set([...st.selected].filter((c) => commands.some((cmd) => cardsOf(cmd).includes(c))));
+    if (!wasMine && st.legal.length) announce('Your decision.');
+    if (wasMine && !st.legal.length) announce('');
+    render();
   }
 
   const [first] = await Promise.all([load(), loadCards()]);
@@ -49,12 +61,10 @@ export async function mount(root, { id }) {
     first,
     onChange(snap) {
       if (snap.view) {
-        const wasMine = st.legal.length > 0;
-        Object.assign(st, { version: snap.version, view: snap.view.view, seat: snap.view.seat, deadline: snap.view.deadline, legal: snap.legal });
-        st.selected = new Set([...st.selected].filter((c) => snap.legal.some((cmd) => cardsOf(cmd).includes(c))));
-        if (!wasMine && st.legal.length) announce('Your decision.');
-        if (wasMine && !st.legal.length) announce('');
+        // The old moves belong to the old view: none until this view's arrive.
+        Object.assign(st, { version: snap.version, view: snap.view.view, seat: snap.view.seat, deadline: snap.view.deadline, legal: [], waiting: true });
         if (st.view.status === 'finished' && !st.verify) checkGame();
+        snap.commands.then((commands) => showMoves(snap, commands), () => live.reload());
       }
       render();
     },
@@ -80,9 +90,10 @@ export async function mount(root, { id }) {
   }
 
   async function send(command) {
-    const answer = api.command(id, command); // on its way before the page redraws
+    const answer = api.command(id, command);
+    // Only the move buttons change while it is on its way: no redraw of the whole table.
     st.busy = true; st.error = null;
-    render();
+    main.querySelectorAll('button.move').forEach((b) => { b.disabled = true; });
     try {
       const res = await answer;
       st.selected.clear();
@@ -146,7 +157,7 @@ export async function mount(root, { id }) {
   // aim at them with the selected cards; a card dropped on a seat or the discard sends the
   // one move that fits.
   function hooks() {
-    const mine = st.legal.length > 0 && !st.busy;
+    const mine = st.legal.length > 0 && !st.busy && !st.waiting;
     const pick = (id, card) => card(id, {
       tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
       draggable: mine ? 'true' : null,
@@ -176,15 +187,16 @@ export async function mount(root, { id }) {
 
   function moveButton(c) {
     const text = describe(c, { names: seatNames(st.summary), edition: st.summary.ruleset.edition, view: st.view });
-    return h('button', { class: `move m-${c.type}`, disabled: st.busy, 'data-focus': `move:${JSON.stringify(c)}`, onclick: () => send(c) }, text);
+    return h('button', { class: `move m-${c.type}`, disabled: st.busy || st.waiting, 'data-focus': `move:${JSON.stringify(c)}`, onclick: () => send(c) }, text);
   }
 
   function moves() {
     if (st.view.status === 'finished' || st.seat === null) return null;
     const shown = matching(st.legal, st.selected);
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-      h('h2', { id: 'moves-title' }, st.legal.length ? 'Your moves' : 'Waiting for the other players'),
+      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
+      st.waiting && st.view.awaiting.includes(st.seat) ? h('p', { class: 'hint' }, 'Working out your moves…') : null,
       st.legal.length ? h('p', { class: 'hint' }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
         : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,
