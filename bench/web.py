@@ -61,7 +61,8 @@ window.fetch = function (url, init) {
   const p = realFetch.apply(this, arguments);
   if (init && init.method === 'POST' && String(url).endsWith('/commands')) {
     const t0 = performance.timeOrigin + performance.now();
-    p.then(r => r.clone().json()).then(b => window.__bench.posts.push({t0, version: b.version}));
+    p.then(r => r.clone().json()).then(b => window.__bench.posts.push(
+      {t0, answered: performance.timeOrigin + performance.now(), version: b.version}));
   }
   return p;
 };
@@ -144,12 +145,14 @@ def shown_at(page: Page, version: int) -> float:
     return float(page.wait_for_function(SHOWN, arg=version, timeout=10_000).json_value())
 
 
-def play(browser: Any, server: Server, samples: int) -> tuple[list[float], list[float], float]:
+def play(browser: Any, server: Server, samples: int
+         ) -> tuple[list[float], list[float], list[float], float]:
     """Games until both kinds of sample are in; also the JS + CSS a table loads."""
     ada, ada_made = player(server, "ada")
     bob, _ = player(server, "bob")
     rng = random.Random(1)
     own: list[float] = []
+    answers: list[float] = []  # the part of `own` until the POST's answer is in
     other: list[float] = []
     shipped = 0.0
     while len(own) < samples or len(other) < samples:
@@ -176,8 +179,9 @@ def play(browser: Any, server: Server, samples: int) -> tuple[list[float], list[
             post = page.wait_for_function("n => window.__bench.posts.length > n && "
                                           "window.__bench.posts.at(-1)", arg=posts).json_value()
             own.append(shown_at(page, post["version"]) - post["t0"])
+            answers.append(post["answered"] - post["t0"])
         page.context.close()
-    return own, other, shipped / 1024
+    return own, answers, other, shipped / 1024
 
 
 def cold_loads(browser: Any, server: Server, loads: int) -> list[float]:
@@ -204,7 +208,7 @@ def main() -> int:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 cold = cold_loads(browser, server, args.loads)
-                own, other, kb = play(browser, server, args.samples)
+                own, answers, other, kb = play(browser, server, args.samples)
                 browser.close()
         finally:
             server.stop()
@@ -212,6 +216,8 @@ def main() -> int:
         "table_js_css_kb": round(kb, 1),
         "own_command_p50_ms": round(statistics.median(own), 1),
         "own_command_p95_ms": round(pct(own, 0.95), 1),
+        "own_command_post_answered_p50_ms": round(statistics.median(answers), 1),
+        "own_command_post_answered_p95_ms": round(pct(answers, 0.95), 1),
         "other_seat_p50_ms": round(statistics.median(other), 1),
         "other_seat_p95_ms": round(pct(other, 0.95), 1),
         "cold_first_render_median_ms": round(statistics.median(cold), 1),
