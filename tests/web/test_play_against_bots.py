@@ -25,7 +25,8 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     expect(page.get_by_role("heading", name="My games")).to_be_visible()
     screenshot(page, "lobby")
     assert not serious_accessibility_issues(page)
-    game = create_game(page, players=4, seats=["greedy bot", "random bot", "greedy bot"])
+    game = create_game(page, players=4, seats=["greedy bot", "random bot", "greedy bot"],
+                       edition="de_2024")
 
     expect(page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
     screenshot(page, "waiting-room")
@@ -38,6 +39,16 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     cara.page.goto(f"/#/watch/{game}")
     expect(cara.page.get_by_role("region", name="The table")).to_be_visible()
     assert cara.page.get_by_role("region", name="Your hand").count() == 0
+
+    # The German edition's cards go by their German names, with their values.
+    german = {c["type"]: (c["name_de"], c["value"]) for e in httpx.get(
+        f"{server.url}/v1/rulesets").json()["editions"] if e["id"] == "de_2024"
+        for c in e["classic_cards"]}
+    hand = page.get_by_role("group", name="Cards in your hand").locator("[data-card]")
+    expect(hand.first).to_be_visible()
+    for card in hand.all():
+        name, value = german[card.get_attribute("data-card").split("#")[0]]
+        expect(card).to_have_text(f"{name} ${value:,}")
 
     seen, watched, kinds = [], [], []
     while settle(page) == "move":
