@@ -20,7 +20,7 @@ export async function mount(root, { id }) {
 
   // The view, the legal commands and (when it may have changed) the summary, asked at once.
   // The table is drawn as soon as the view is in; the moves follow when the legal commands
-  // are (the server works them out, which takes longer), meanwhile the old ones are disabled.
+  // are (the server works them out, which takes longer).
   const NONE = { version: null, commands: [] };
   async function load() {
     const fresh = summaryStale || st.summary?.status === 'lobby';
@@ -31,6 +31,7 @@ export async function mount(root, { id }) {
       const none = st.seat === null || st.summary?.status === 'lobby';
       const legal = none ? Promise.resolve(NONE)
         : api.legal(id).catch((err) => (err.code === 'not_seated' ? NONE : Promise.reject(err)));
+      legal.catch(() => {}); // its failure is handled where it is awaited, if it still is
       const [detail, v] = await Promise.all([fresh ? api.game(id) : null, api.view(id)]);
       if (detail) st.summary = detail.summary;
       if (v.view && none && st.seat !== null && tries < 3) continue; // just dealt: now ask

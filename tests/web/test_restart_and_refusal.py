@@ -62,6 +62,13 @@ def test_a_refused_command_shows_the_servers_reason_then_the_player_resigns(peop
     page.wait_for_selector(".move-list button.m-discard")
     expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^(9|10):\d\d left$"))
 
+    # A card dragged from the hand onto the discard pile is discarded.
+    card = page.get_by_role("group", name="Cards in your hand").get_by_role("button").first
+    name = card.locator(".name").text_content()
+    card.drag_to(page.locator(".pile.discard"))
+    expect(page.get_by_role("region", name="Game log")).to_contain_text(f"Ada discards a {name}.")
+    page.wait_for_selector(".move-list button.m-discard")
+
     # A second tab of the same table, cut off from the server's news: it goes stale.
     stale = ada.context.new_page()
     stale.on("console", lambda m: m.type == "error" and ada.errors.append(m.text))
