@@ -61,6 +61,9 @@ export function createForm(catalogue) {
   // Seat 1 is yours; each other seat is open for a person or a bot of a level.
   function drawSeats() {
     const n = value('players');
+    const first = form.elements.first_player; // only seats the game has
+    for (const o of first.options) o.disabled = typeof JSON.parse(o.value) === 'number' && JSON.parse(o.value) >= n;
+    if (first.selectedOptions[0]?.disabled) first.value = JSON.stringify('random');
     replace(seats, h('legend', {}, 'Seats'), h('p', {}, 'Seat 1: you'),
       Array.from({ length: n - 1 }, (_, i) => h('div', { class: 'field' },
         h('label', { for: `seat-${i + 2}` }, `Seat ${i + 2}`),
