@@ -8,14 +8,19 @@ import { followEvents } from './api.js';
 export function liveGame(id, { load, first, onChange, onEvents, onStatus = () => {}, key }) {
   const stop = new AbortController();
   const seen = new Set();
-  let shown = -1, newest = 0, running = null, again = false, behind = 0;
+  let shown = -1, newest = 0, running = null, again = false, againIfNewer = false, behind = 0;
 
-  async function reload() {
+  // `ifNewer`: only worth it if the stream has told of a version past the one shown (a
+  // reload already running then does not go round again for it).
+  async function reload({ ifNewer = false } = {}) {
     if (stop.signal.aborted) return;
-    if (running) { again = true; return running; }
+    if (running) {
+      if (ifNewer) againIfNewer = true; else again = true;
+      return running;
+    }
     running = (async () => {
       do {
-        again = false;
+        again = againIfNewer = false;
         try {
           const snap = await load();
           if (stop.signal.aborted) return;
@@ -23,7 +28,7 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
         } catch (err) {
           if (!stop.signal.aborted) onStatus('error', err);
         }
-      } while (again && newest > shown); // asked again meanwhile, for something newer
+      } while (again || (againIfNewer && newest > shown));
     })().finally(() => { running = null; });
     await running;
     // The stream got ahead of the answer (it raced a commit): look once more, a few times.
@@ -39,7 +44,7 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
     fresh.forEach((item) => seen.add(item.version));
     if (fresh.length) onEvents(fresh);
     newest = Math.max(newest, batch.at(-1).version);
-    if (newest > shown) reload();
+    if (newest > shown) reload({ ifNewer: true });
   }, {
     signal: stop.signal,
     key,
