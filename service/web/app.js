@@ -27,7 +27,8 @@ async function join(id) {
   const summary = (await api.game(id)).summary;
   const me = session.playerId();
   if (summary.status === 'lobby' && !summary.seats.some((s) => s?.kind === 'human' && s.player_id === me)) {
-    await api.join(id);
+    // Already seated (the link opened twice, in two tabs): the table is all the same.
+    await api.join(id).catch((err) => { if (err.code !== 'already_seated') throw err; });
   }
   location.replace(`#/game/${id}`);
 }

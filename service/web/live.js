@@ -38,23 +38,31 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
 
   if (first) { shown = first.version; onChange(first); } else reload();
 
-  let wasDown = false;
-  followEvents(id, 0, (batch) => {
-    const fresh = batch.filter((item) => !seen.has(item.version));
-    fresh.forEach((item) => seen.add(item.version));
-    if (fresh.length) onEvents(fresh);
-    newest = Math.max(newest, batch.at(-1).version);
-    if (newest > shown) reload({ ifNewer: true });
-  }, {
-    signal: stop.signal,
-    key,
-    onStatus(status, err) {
-      // Back after a dropped connection or a restart: what we show may be stale.
-      if (status === 'live' && wasDown) reload();
-      wasDown = status === 'reconnecting';
-      onStatus(status, err);
-    },
-  });
+  // The stream is redacted for who the caller was when it opened: when the caller's seat
+  // changes (resigns), `closeStream` before and `restream` after, from the last event received.
+  let wasDown = false, stream = null;
+  function restream() {
+    stream?.abort();
+    stream = new AbortController();
+    stop.signal.addEventListener('abort', () => stream.abort());
+    followEvents(id, newest, (batch) => {
+      const fresh = batch.filter((item) => !seen.has(item.version));
+      fresh.forEach((item) => seen.add(item.version));
+      if (fresh.length) onEvents(fresh);
+      newest = Math.max(newest, batch.at(-1).version);
+      if (newest > shown) reload({ ifNewer: true });
+    }, {
+      signal: stream.signal,
+      key,
+      onStatus(status, err) {
+        // Back after a dropped connection or a restart: what we show may be stale.
+        if (status === 'live' && wasDown) reload();
+        wasDown = status === 'reconnecting';
+        onStatus(status, err);
+      },
+    });
+  }
+  restream();
 
   return {
     reload,
@@ -64,6 +72,8 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
       fresh.forEach((item) => seen.add(item.version));
       if (fresh.length) onEvents(fresh);
     },
+    restream,
+    closeStream: () => stream?.abort(),
     stop: () => stop.abort(),
   };
 }

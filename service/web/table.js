@@ -144,11 +144,15 @@ export async function mount(root, { id }) {
   }
 
   async function resign() {
+    // The stream opened as this seat would go on telling the seat's draws to the bot that
+    // takes it over: close it first, and open one as a watcher after.
+    live.closeStream();
     try {
       await api.resign(id);
       st.seat = null; // a watcher from now on
       announce('You resigned: a bot plays your seat.');
     } catch (err) { announce(err.message, 'error'); }
+    live.restream();
     st.resigning = false;
     summaryStale = true;
     live.reload();

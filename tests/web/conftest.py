@@ -72,14 +72,16 @@ class Server:
         self.start()
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running in this thread while it
+# lives, and the suites after this one call asyncio.run().
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s = Server(tmp_path_factory.mktemp("web"))
     yield s
     s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -104,7 +106,7 @@ class Person:
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         # A failed request's console line does not say which: keep the addresses for that.
         self.page.on("response", lambda r: r.status >= 400 and self.errors.append(
-            f"(answer {r.status} {r.request.method} {r.url})"))
+            f"(answer {r.status} {r.request.method} {r.url} {r.text()[:200]})"))
 
     def unexpected_errors(self) -> list[str]:
         found = [e for e in self.errors if not any(a in e for a in self.allowed_errors)]
