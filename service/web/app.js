@@ -28,7 +28,7 @@ async function join(id) {
   const me = session.playerId();
   if (summary.status === 'lobby' && !summary.seats.some((s) => s?.kind === 'human' && s.player_id === me)) {
     // Already seated (the link opened twice, in two tabs): the table is all the same.
-    await api.join(id).catch((err) => { if (err.code !== 'already_seated') throw err; });
+    await api.join(id).catch((err) => { if (err.problem.rule !== 'already_seated') throw err; });
   }
   location.replace(`#/game/${id}`);
 }
