@@ -21,9 +21,10 @@ export function sentence(e, ctx) {
     case 'game_started': return 'The game started.';
     case 'round_started': return `Round ${e.round_no} is dealt, ${e.hand_size} cards each; ${s(e.first_player)} begins.`;
     case 'turn_started': return `${s(e.seat)}'s turn.`;
+    // With hidden sets (`secret`, rules version 3) others see only the face-up card(s).
     case 'set_formed': return e.source === 'discard'
-      ? `${s(e.seat)} pairs ${ac(e.cards[0])} with the ${c(e.cards[1])} from the discard pile.`
-      : `${s(e.seat)} forms a set of ${typeName(ctx.edition, e.set_type)} with ${cs(e.cards)}.`;
+      ? `${s(e.seat)} pairs ${e.cards.length > 1 ? ac(e.cards[0]) : 'a hidden card'} with the ${c(e.cards.at(-1))} from the discard pile.`
+      : `${s(e.seat)} forms a set of ${typeName(ctx.edition, e.set_type)} with ${cs(e.cards)}${e.cards.length < 2 ? ' and a hidden card' : ''}.`;
     case 'card_discarded': return `${s(e.seat)} discards ${ac(e.card)}.`;
     case 'cards_drawn': return e.cards
       ? `${s(e.seat)} draws ${cs(e.cards)}.`
