@@ -24,13 +24,16 @@ export function createForm(catalogue) {
 
   // One control per rule option, from its schema: an enum is a select, a boolean a checkbox,
   // "true, false or null" a three-way select.
-  function control(name, p, defaults) {
-    const def = p.default ?? defaults?.[name];
+  // A boolean with no default takes the edition's own when left out of the request.
+  function control(name, p) {
+    if (p.readOnly) return null; // the server sets it (rules_version)
     if (name === 'players') return field(name, p, select(name, [2, 3, 4, 5, 6].map((n) => [n, `${n} players`]), 4));
     if (name === 'first_player') return field(name, p, select(name, [['random', 'random'], ...[0, 1, 2, 3, 4, 5].map((n) => [n, `seat ${n + 1}`])], 'random'));
-    if (enumOf(p)) return field(name, p, select(name, enumOf(p).map((v) => [v, words(v)]), def));
-    if (p.type === 'boolean') return check(name, p);
-    if (p.anyOf?.some((a) => a.type === 'null')) return field(name, p, select(name, [[null, 'edition default'], [true, 'on'], [false, 'off']], def));
+    if (enumOf(p)) return field(name, p, select(name, enumOf(p).map((v) => [v, words(v)]), p.default));
+    if (p.type === 'boolean' && p.default !== undefined) return check(name, p);
+    if (p.type === 'boolean' || p.anyOf?.some((a) => a.type === 'null')) {
+      return field(name, p, select(name, [[null, 'edition default'], [true, 'on'], [false, 'off']], p.default ?? null));
+    }
     return null;
   }
 
@@ -83,8 +86,11 @@ export function createForm(catalogue) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const ruleset = { advanced: {} };
-    for (const n of Object.keys(props)) if (n !== 'advanced') ruleset[n] = value(n);
-    if (value('edition') !== 'classic_2011') for (const n of Object.keys(advanced)) ruleset.advanced[n] = value(n);
+    // Every option that has a control; "edition default" of a plain boolean is left out.
+    const chosen = (names) => names.filter((n) => form.elements[n])
+      .map((n) => [n, value(n)]).filter(([n, v]) => v !== null || props[n]?.type !== 'boolean' && advanced[n]?.type !== 'boolean');
+    for (const [n, v] of chosen(Object.keys(props))) ruleset[n] = v;
+    if (value('edition') !== 'classic_2011') for (const [n, v] of chosen(Object.keys(advanced))) ruleset.advanced[n] = v;
     const bots = [];
     for (let s = 2; s <= ruleset.players; s++) {
       const v = form.elements[`seat-${s}`].value;
