@@ -1,1 +1,0 @@
-"""The reference web client: static ES modules and CSS (served by service/http/web.py)."""
