@@ -16,7 +16,6 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import MutableScopeHeaders
 from litestar.middleware._internal.cors import CORSMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, License, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
@@ -44,6 +43,7 @@ from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.rulesets import list_rulesets
 from service.http.routes.turn import TurnController
 from service.http.settings import HttpSettings, get_http_settings
+from service.http.web import UNLIMITED, docs_render_plugins, web_router
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.views import MemoryViews
@@ -83,8 +83,7 @@ TAGS = {
 def openapi_config() -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Cover Your Assets", version=API_VERSION, description=DESCRIPTION,
-        path="/docs", render_plugins=[ScalarRenderPlugin(path="/"),
-                                      SwaggerRenderPlugin(path="/swagger")],
+        path="/docs", render_plugins=docs_render_plugins(),
         components=Components(security_schemes={
             "apiKey": SecurityScheme(type="http", scheme="bearer",
                                      description="The API key from POST /v1/players."),
@@ -221,13 +220,14 @@ def create_app(
             identifier_for_request=rate_limit_identity,
             check_throttle_handler=counts_against_limit,
             exclude=["/docs", "/v1/healthz", "/v1/readyz", "/v1/metrics"],
+            exclude_opt_key=UNLIMITED,
             shared=shared,
         ).middleware)
     app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
                         PlayController, TurnController, FollowController, AuditController,
-                        list_rulesets, healthz, readyz, metrics],
+                        list_rulesets, healthz, readyz, metrics, web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,
         plugins=[DocumentedStructSchemaPlugin()],

@@ -1,0 +1,144 @@
+// Every call this client makes to the service, in one place. The rest of the client never
+// calls fetch: it asks this module, which adds the key, retries what is safe to retry and
+// turns problem+json answers into ApiError.
+import { session } from './store.js';
+
+const BASE = '/v1';
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || `The server answered ${status}.`);
+    this.status = status;
+    this.problem = problem || {};
+    this.code = this.problem.code;
+  }
+}
+
+const sleep = (ms, signal) => new Promise((resolve, reject) => {
+  const t = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); });
+});
+
+// `key` undefined: the player's own; null: none (anonymous).
+function headers(extra = {}, key = undefined) {
+  const h = { Accept: 'application/json', ...extra };
+  if (key === undefined) key = session.key();
+  if (key) h.Authorization = `Bearer ${key}`;
+  return h;
+}
+
+// One request. `retry` is for calls that are safe to send again: reads, and commands with an
+// Idempotency-Key (the server answers a resent one with its first result). They ride out a
+// restarting server (network errors, 503) and 429s, as the Retry-After header asks.
+async function call(method, path, { body, extra, retry = method === 'GET', signal, raw, key } = {}) {
+  const init = { method, headers: headers(extra, key), signal };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  for (let attempt = 0; ; attempt++) {
+    let res;
+    try {
+      res = await fetch(BASE + path, init);
+    } catch (err) {
+      if (signal?.aborted || !retry || attempt >= 8) throw err;
+      await sleep(Math.min(250 * 2 ** attempt, 4000), signal);
+      continue;
+    }
+    if ((res.status === 429 || res.status === 503) && (retry || res.status === 429) && attempt < 8) {
+      await sleep(Math.min(Number(res.headers.get('Retry-After')) || 1, 10) * 1000, signal);
+      continue;
+    }
+    if (!res.ok) {
+      const problem = await res.json().catch(() => null);
+      throw new ApiError(res.status, problem);
+    }
+    return raw ? res.text() : res.json();
+  }
+}
+
+const qs = (params) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== null) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+const once = () => ({ 'Idempotency-Key': crypto.randomUUID() });
+const game = (id) => `/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  createPlayer: (name) => call('POST', '/players', { body: { name } }),
+  me: () => call('GET', '/players/me'),
+  rulesets: () => call('GET', '/rulesets'),
+  games: (filters = {}) => call('GET', `/games${qs(filters)}`),
+  createGame: (body) => call('POST', '/games', { body }),
+  game: (id, opts) => call('GET', game(id), opts),
+  join: (id) => call('POST', `${game(id)}/seats`),
+  start: (id) => call('POST', `${game(id)}/start`),
+  leave: (id) => call('POST', `${game(id)}/leave`, { extra: once(), retry: true }),
+  resign: (id) => call('POST', `${game(id)}/resign`, { extra: once(), retry: true }),
+  view: (id, opts) => call('GET', `${game(id)}/view`, opts),
+  legal: (id, opts) => call('GET', `${game(id)}/legal-commands`, opts),
+  // A command carries a fresh Idempotency-Key, so a retry after a dropped answer can never
+  // act twice.
+  command: (id, command) => call('POST', `${game(id)}/commands`, { body: command, extra: once(), retry: true }),
+  events: (id, after = 0, limit = 500) => call('GET', `${game(id)}/events${qs({ after, limit })}`),
+  state: (id, version) => call('GET', `${game(id)}/state${qs({ version })}`),
+  verify: (id) => call('GET', `${game(id)}/verify`),
+  // NDJSON: one history line per event, each `data` the stored JSON text.
+  history: async (id) => (await call('GET', `${game(id)}/history`, { raw: true }))
+    .split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+};
+
+// Follow a game's events as Server-Sent Events. EventSource cannot send the Authorization
+// header, so this reads the stream with fetch. `onEvents(batch)` gets each chunk's events
+// (`{version, event}`) at once, so a burst of bot moves costs one redraw. After a dropped
+// connection or a server restart it reconnects with backoff and `Last-Event-ID`, so nothing
+// is missed or repeated. It ends after `game_ended` (the server closes the stream there),
+// on a 4xx other than 429, or when `signal` aborts.
+export async function followEvents(id, lastId, onEvents, { signal, key, onStatus = () => {} } = {}) {
+  let backoff = 250;
+  while (!signal.aborted) {
+    let ended = false;
+    try {
+      const extra = { Accept: 'text/event-stream' };
+      if (lastId) extra['Last-Event-ID'] = String(lastId);
+      const res = await fetch(`${BASE}${game(id)}/events`, { headers: headers(extra, key), signal });
+      if (!res.ok) {
+        const problem = await res.json().catch(() => null);
+        if (res.status < 500 && res.status !== 429) throw new ApiError(res.status, problem);
+        throw new Error(`stream answered ${res.status}`);
+      }
+      onStatus('live');
+      backoff = 250;
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        // Events end with a blank line; lines end with CRLF, LF or CR (the server sends CRLF).
+        const blocks = buffer.split(/\r\n\r\n|\n\n|\r\r/);
+        buffer = blocks.pop();
+        const batch = [];
+        for (const block of blocks) {
+          const data = block.split(/\r\n|\r|\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+          if (!data) continue; // a heartbeat comment
+          const item = JSON.parse(data);
+          lastId = item.version;
+          batch.push(item);
+          if (item.event.type === 'game_ended') ended = true;
+        }
+        if (batch.length) onEvents(batch);
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      if (err instanceof ApiError) { onStatus('closed', err); return; }
+    }
+    if (ended) { onStatus('ended'); return; }
+    onStatus('reconnecting');
+    await sleep(backoff, signal).catch(() => {});
+    backoff = Math.min(backoff * 2, 5000);
+  }
+}

@@ -1,0 +1,77 @@
+// The router: the part of the URL after `#` picks the screen, so the server only ever serves
+// static files. #/join/ID is the invitation link: it takes a seat, then opens the table.
+import { api } from './api.js';
+import { announce, h, replace } from './dom.js';
+import { session } from './store.js';
+
+// A screen is a module with `mount(element, params)`; it loads when first shown (index.html
+// preloads the table's modules). `mount` may return a function that ends the screen.
+const screen = (name, params = () => ({})) => async (m, el) =>
+  (await import(`./${name}.js`)).mount(el, params(m));
+
+const main = document.getElementById('app');
+let unmount = null;
+
+// [address, screen, needs a key]
+const ROUTES = [
+  [/^#\/game\/([\w-]+)$/, screen('table', (m) => ({ id: m[1] })), true],
+  [/^#\/watch\/([\w-]+)$/, screen('watch', (m) => ({ id: m[1] })), true],
+  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, screen('audit', (m) => ({ id: m[1], version: m[2] })), true],
+  [/^#\/join\/([\w-]+)$/, (m) => join(m[1]), true],
+  [/^#\/lobby$/, screen('lobby'), true],
+  [/^#?\/?$/, (m, el) => session.key() ? (location.hash = '#/lobby') : screen('start')(m, el), false],
+  [/^#\/start$/, screen('start'), false],
+];
+
+async function join(id) {
+  const summary = (await api.game(id)).summary;
+  const me = session.playerId();
+  if (summary.status === 'lobby' && !summary.seats.some((s) => s?.kind === 'human' && s.player_id === me)) {
+    // Already seated (the link opened twice, in two tabs): the table is all the same.
+    await api.join(id).catch((err) => { if (err.problem.rule !== 'already_seated') throw err; });
+  }
+  location.replace(`#/game/${id}`);
+}
+
+async function route() {
+  unmount?.();
+  unmount = null;
+  const hash = location.hash;
+  const found = ROUTES.find(([re]) => re.test(hash));
+  if (!found) { location.hash = '#/'; return; }
+  const [re, show, needsKey] = found;
+  drawHeader();
+  announce('');
+  if (needsKey && !session.key()) {
+    const el = h('div');
+    replace(main, el);
+    screen('start', () => ({ next: hash }))(null, el);
+    return;
+  }
+  // A screen still loading when the reader moves on draws into its own detached element,
+  // never over the next screen.
+  const mine = h('div', {}, h('p', { class: 'loading' }, 'Loading…'));
+  replace(main, mine);
+  try {
+    const result = await show(hash.match(re), mine);
+    if (location.hash === hash) unmount = typeof result === 'function' ? result : null;
+    else if (typeof result === 'function') result();
+  } catch (err) {
+    replace(mine, h('section', { class: 'problem-page' }, h('h1', {}, 'Something went wrong'),
+      h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/lobby' }, 'Back to the lobby'))));
+    announce(err.message, 'error');
+  }
+  main.focus({ preventScroll: true });
+}
+
+function drawHeader() {
+  replace(document.getElementById('who'), session.key()
+    ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/start' }, 'Account')]
+    : h('a', { href: '#/' }, 'Sign in'));
+}
+
+window.addEventListener('hashchange', route);
+route();
+
+// The skip link moves the focus without touching the hash (the hash is the route).
+document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); main.focus(); });

@@ -1,0 +1,27 @@
+// The log panel: the game told in sentences (log.js), newest at the bottom, kept scrolled
+// to the end unless the reader has scrolled up.
+import { h } from './dom.js';
+import { sentence } from './log.js';
+
+export function logPanel(context) {
+  const list = h('ol', { class: 'log-lines' });
+  const el = h('aside', { class: 'log', 'aria-labelledby': 'log-title' },
+    h('h2', { id: 'log-title' }, 'Game log'),
+    h('div', { class: 'log-scroll', tabindex: '0', role: 'region', 'aria-label': 'Game log, oldest first' }, list));
+  return {
+    el,
+    add(items) {
+      const box = list.parentElement;
+      const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+      const ctx = context();
+      for (const { version, event } of items) {
+        // A command's answer can come before the stream's earlier events: keep version order.
+        const li = h('li', { dataset: { version }, class: `e-${event.type}` }, sentence(event, ctx));
+        let after = list.lastElementChild;
+        while (after && Number(after.dataset.version) > version) after = after.previousElementSibling;
+        if (after) after.after(li); else list.prepend(li);
+      }
+      if (atEnd) box.scrollTop = box.scrollHeight;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// The player's table (#/game/ID): the board, the moves the player may make as buttons on
+// cards and seats, the log, resign, and the scores and verification at the end.
+import { api } from './api.js';
+import { announce, h, replace } from './dom.js';
+import { board, seatNames } from './board.js';
+import { loadCards } from './cards.js';
+import { cardsOf, describe, matching, targetOf } from './moves.js';
+import { liveGame } from './live.js';
+import { logPanel } from './logpanel.js';
+import { waitingRoom } from './waiting.js';
+import { current } from './store.js';
+
+export async function mount(root, { id }) {
+  // Everything this page knows of the game. Only what this player's key may read is ever
+  // put here: the view (own hand only), own legal commands, the summary, the redacted log.
+  const st = { id, summary: null, view: null, seat: undefined, deadline: null, legal: [], selected: new Set(), error: null, busy: false, verify: null, resigning: false };
+  current.screen = 'table';
+  current.state = st;
+  let summaryStale = true;
+
+  // The view, the legal commands and (when it may have changed) the summary, asked at once.
+  // The table is drawn as soon as the view is in; the moves follow when the legal commands
+  // are (the server works them out, which takes longer).
+  const NONE = { version: null, commands: [] };
+  async function load() {
+    const fresh = summaryStale || st.summary?.status === 'lobby';
+    summaryStale = false;
+    for (let tries = 0; ; tries++) {
+      // No legal commands to ask for without a seat (never had one, or resigned), nor before
+      // the deal (and a seat left meanwhile would make the question a 403).
+      const none = st.seat === null || st.summary?.status === 'lobby';
+      const legal = none ? Promise.resolve(NONE)
+        : api.legal(id).catch((err) => (err.code === 'not_seated' ? NONE : Promise.reject(err)));
+      legal.catch(() => {}); // its failure is handled where it is awaited, if it still is
+      const [detail, v] = await Promise.all([fresh ? api.game(id) : null, api.view(id)]);
+      if (detail) st.summary = detail.summary;
+      if (v.view && none && st.seat !== null && tries < 3) continue; // just dealt: now ask
+      // The commands, or null when they answer for another version than the view.
+      const commands = legal.then((l) => (l.version === null || l.version === v.version ? l.commands : null));
+      return { version: v.version, view: v.view && v, commands };
+    }
+  }
+
+  function showMoves(snap, commands) {
+    if (st.version !== snap.version) return; // a newer view came meanwhile
+    if (commands === null) { live.reload(); return; } // the game moved between the answers
+    const wasMine = st.hadMoves;
+    Object.assign(st, { legal: commands, waiting: false, hadMoves: commands.length > 0 });
+    st.selected = new Set([...st.selected].filter((c) => commands.some((cmd) => cardsOf(cmd).includes(c))));
+    if (!wasMine && st.legal.length) announce('Your decision.');
+    if (wasMine && !st.legal.length) announce('');
+    render();
+  }
+
+  const [first] = await Promise.all([load(), loadCards()]);
+  const main = h('div', { class: 'play' });
+  const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
+  replace(root, h('div', { class: 'table-screen' }, main, log.el));
+
+  const live = liveGame(id, {
+    load,
+    first,
+    onChange(snap) {
+      if (snap.view) {
+        // The old moves belong to the old view: none until this view's arrive.
+        Object.assign(st, { version: snap.version, view: snap.view.view, seat: snap.view.seat, deadline: snap.view.deadline, legal: [], waiting: true });
+        if (st.view.status === 'finished' && !st.verify) checkGame();
+        snap.commands.then((commands) => showMoves(snap, commands), () => live.reload());
+      }
+      render();
+    },
+    onEvents(items) {
+      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out)/.test(i.event.type))) summaryStale = true;
+      // A newcomer's name is in the game's summary, not in the event: fetch it first.
+      const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
+      if (!unknown) log.add(items);
+      else api.game(id).then((d) => { st.summary = d.summary; }).finally(() => log.add(items));
+    },
+    onStatus(status, err) {
+      main.dataset.stream = status;
+      if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
+      if (status === 'live') announce('');
+      if (status === 'error' || status === 'closed') announce(err?.message || 'Something went wrong.', 'error');
+    },
+  });
+
+  async function checkGame() {
+    st.verify = 'checking';
+    try { st.verify = await api.verify(id); } catch (err) { st.verify = { ok: false, reason: err.message }; }
+    render();
+  }
+
+  async function send(command) {
+    const answer = api.command(id, command);
+    // Only the move buttons change while it is on its way: no redraw of the whole table.
+    st.busy = true; st.error = null;
+    main.querySelectorAll('button.move').forEach((b) => { b.disabled = true; });
+    try {
+      const res = await answer;
+      st.selected.clear();
+      st.busy = false;
+      const shown = live.reload();
+      live.record(res.events);
+      await shown;
+    } catch (err) {
+      st.busy = false;
+      st.error = err.message;
+      announce(err.message, 'error');
+      render();
+      live.reload();
+    }
+  }
+
+  function toggle(card) {
+    if (st.selected.has(card)) st.selected.delete(card); else st.selected.add(card);
+    render();
+  }
+
+  function render() {
+    const focused = document.activeElement?.dataset?.focus;
+    if (!st.view) {
+      replace(main, header(), waitingRoom(st.summary, { onChanged: () => live.reload() }));
+    } else {
+      replace(main, header(), gameOver(), board(st.view, {
+        names: seatNames(st.summary), edition: st.summary.ruleset.edition, version: st.version,
+        deadline: st.deadline, mySeat: st.seat, hooks: hooks(), controls: moves(),
+      }));
+    }
+    if (focused) main.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+  }
+
+  function header() {
+    const rs = st.summary.ruleset;
+    const playing = st.view?.status === 'playing' && st.seat !== null && st.seat !== undefined;
+    return h('header', { class: 'game-head' },
+      h('h1', {}, `${rs.players}-player game`, h('span', { class: 'sub' }, ` · ${rs.edition} · ${rs.end_mode.replaceAll('_', ' ')}`)),
+      h('nav', { class: 'buttons', 'aria-label': 'Game' },
+        playing && !st.resigning ? h('button', { onclick: () => { st.resigning = true; render(); }, 'data-focus': 'resign' }, 'Resign') : null,
+        playing && st.resigning ? [h('span', {}, 'A bot will play your seat to the end. '),
+          h('button', { class: 'danger', onclick: resign, 'data-focus': 'resign-yes' }, 'Yes, resign'),
+          h('button', { onclick: () => { st.resigning = false; render(); } }, 'Keep playing')] : null,
+        st.view?.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
+        h('a', { href: '#/lobby' }, 'Lobby')));
+  }
+
+  async function resign() {
+    // The stream opened as this seat would go on telling the seat's draws to the bot that
+    // takes it over: close it first, and open one as a watcher after.
+    live.closeStream();
+    try {
+      await api.resign(id);
+      st.seat = null; // a watcher from now on
+      announce('You resigned: a bot plays your seat.');
+    } catch (err) { announce(err.message, 'error'); }
+    live.restream();
+    st.resigning = false;
+    summaryStale = true;
+    live.reload();
+  }
+
+  // Cards in the hand and face-up pile tops toggle a selection; seats show the moves that
+  // aim at them with the selected cards; a card dropped on a seat or the discard sends the
+  // one move that fits.
+  function hooks() {
+    const mine = st.legal.length > 0 && !st.busy && !st.waiting;
+    const pick = (id, card) => card(id, {
+      tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
+      draggable: mine ? 'true' : null,
+      onclick: () => toggle(id), ondragstart: (ev) => ev.dataTransfer.setData('text/plain', id),
+    });
+    const drop = (test) => ({
+      ondragover: (ev) => ev.preventDefault(),
+      ondrop: (ev) => {
+        ev.preventDefault();
+        const card = ev.dataTransfer.getData('text/plain');
+        const fits = st.legal.filter((c) => test(c) && cardsOf(c).includes(card) && cardsOf(c).every((x) => x === card || st.selected.has(x)));
+        if (fits.length === 1) send(fits[0]); else { st.selected.add(card); render(); }
+      },
+    });
+    return {
+      handCard: pick,
+      pileCard: (id, card) => st.legal.some((c) => c.type === 'draft_set') ? pick(id, card) : card(id),
+      discardTarget: mine ? drop((c) => c.type === 'discard') : {},
+      seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat) : {},
+      seatActions: (seat) => {
+        if (!mine || !st.selected.size) return null;
+        const aimed = matching(st.legal, st.selected).filter((c) => targetOf(c) === seat);
+        return aimed.length ? h('div', { class: 'seat-actions' }, aimed.map((c) => moveButton(c))) : null;
+      },
+    };
+  }
+
+  function moveButton(c) {
+    const text = describe(c, { names: seatNames(st.summary), edition: st.summary.ruleset.edition, view: st.view });
+    return h('button', { class: `move m-${c.type}`, disabled: st.busy || st.waiting, 'data-focus': `move:${JSON.stringify(c)}`, onclick: () => send(c) }, text);
+  }
+
+  function moves() {
+    if (st.view.status === 'finished' || st.seat === null) return null;
+    const shown = matching(st.legal, st.selected);
+    return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
+      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
+      st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
+      st.waiting && st.view.awaiting.includes(st.seat) ? h('p', { class: 'hint' }, 'Working out your moves…') : null,
+      st.legal.length ? h('p', { class: 'hint' }, st.selected.size
+        ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
+        : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,
+      st.legal.length ? h('ul', { class: 'move-list' }, shown.map((c) => h('li', {}, moveButton(c)))) : null);
+  }
+
+  function gameOver() {
+    if (st.view.status !== 'finished') return null;
+    const names = seatNames(st.summary);
+    const v = st.verify;
+    return h('section', { class: 'game-over', 'aria-labelledby': 'over-title' },
+      h('h2', { id: 'over-title' }, `${st.view.winners.map((w) => names[w]).join(' and ')} win${st.view.winners.length === 1 ? 's' : ''}!`),
+      h('p', { class: 'verify', role: 'status' }, !v || v === 'checking' ? 'Verifying the game…'
+        : v.ok ? `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified === 1 ? '1 shuffle matches its seed' : `${v.rounds_verified} shuffles match their seeds`}, ${v.draws_verified} draws checked, every move follows the rules.`
+          : `Verification failed${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
+      h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
+  }
+
+  return () => { live.stop(); log.stop?.(); };
+}

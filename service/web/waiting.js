@@ -1,0 +1,36 @@
+// Before the deal: who sits where, the invitation link, and Start (creator), Take a seat or
+// Leave. Part of the table screen (table.js), which switches to the game once it starts.
+import { api } from './api.js';
+import { announce, copyButton, h } from './dom.js';
+import { seatNames } from './board.js';
+import { session } from './store.js';
+
+export function waitingRoom(summary, { onChanged }) {
+  const me = session.playerId();
+  const names = seatNames(summary);
+  const mine = summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
+  const open = summary.seats.filter((s) => !s).length;
+  const link = `${location.origin}${location.pathname}#/join/${summary.game_id}`;
+  const act = (fn, after) => async (ev) => {
+    ev.target.disabled = true;
+    try {
+      await fn();
+      if (after) return after(); // off to another screen: this one is done
+    } catch (err) { announce(err.message, 'error'); ev.target.disabled = false; }
+    onChanged();
+  };
+  return h('section', { class: 'waiting', 'aria-labelledby': 'waiting-title' },
+    h('h2', { id: 'waiting-title' }, open ? `Waiting for ${open} more player${open === 1 ? '' : 's'}` : 'Everyone is seated'),
+    h('ol', { class: 'seat-list' }, summary.seats.map((s, i) => h('li', {}, names[i], i === mine ? ' (you)' : ''))),
+    h('p', {}, summary.public ? 'A public game: anyone can join from the lobby.'
+      : 'A private game: only people with the invitation link can join.'),
+    h('div', { class: 'invite' },
+      h('label', { for: 'invite-link' }, 'Invitation link'),
+      h('input', { id: 'invite-link', readonly: true, value: link }),
+      copyButton(() => link, 'Copy link')),
+    h('div', { class: 'buttons' },
+      mine < 0 && open ? h('button', { class: 'primary', onclick: act(() => api.join(summary.game_id)) }, 'Take a seat') : null,
+      summary.creator === me && !open ? h('button', { class: 'primary', onclick: act(() => api.start(summary.game_id)) }, 'Start the game') : null,
+      summary.creator === me && open ? h('p', { class: 'hint' }, 'You can start once every seat is taken.') : null,
+      mine >= 0 ? h('button', { onclick: act(() => api.leave(summary.game_id), () => { location.hash = '#/lobby'; }) }, 'Leave this game') : null));
+}

@@ -1,0 +1,124 @@
+"""What a person does in the web client, step by step, with the locators a person would use:
+labels, button names, regions. Each test reads as a list of these steps."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+# A move a person picks when several are offered, best first: the tests want challenges.
+PREFERENCE = ("m-respond", "m-challenge_draft", "m-challenge", "m-draft_set", "m-form_set",
+              "m-improve_set", "m-play_swap", "m-play_move", "m-choose_move_direction",
+              "m-pass_draft", "m-discard", "m-end_turn", "m-concede")
+CARD_ID = re.compile(r"[a-z_]+#\d+")
+
+
+def sign_up(page: Page, name: str) -> str:
+    """From the start screen: a name, a key (copied), then on. Returns the key."""
+    page.get_by_label("Your display name").fill(name)
+    page.get_by_role("button", name="Get my key").click()
+    key = page.get_by_label("Your API key").input_value()
+    assert key.startswith("cya_")
+    page.get_by_role("button", name="Copy key").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    page.get_by_role("link", name="Continue").click()
+    return key
+
+
+def create_game(page: Page, *, players: int, seats: list[str], edition: str = "en_2022",
+                public: bool = True, unchecked: tuple[str, ...] = (),
+                turn_clock: int | None = None) -> str:
+    """In the lobby's form: the rules, each other seat ("open for a person" or "greedy bot"),
+    public or private. Returns the game id (from the address the page moved to)."""
+    form = page.get_by_role("form", name="Create a game")
+    form.get_by_label("Players", exact=True).select_option(label=f"{players} players")
+    form.get_by_label("Edition", exact=True).select_option(label=edition.replace("_", " "))
+    form.get_by_label("End mode", exact=True).select_option(label="quick")
+    for n, choice in enumerate(seats, start=2):
+        form.get_by_label(f"Seat {n}", exact=True).select_option(label=choice)
+    if not public:
+        form.get_by_label(re.compile("^Public: listed")).uncheck()
+    for option in unchecked:
+        form.get_by_label(option, exact=True).uncheck()
+    if turn_clock:
+        form.get_by_label(re.compile("^Turn clock")).fill(str(turn_clock))
+    form.get_by_role("button", name="Create the game").click()
+    page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def settle(page: Page, timeout_s: float = 20) -> str:
+    """Wait until the page shows a decision of ours or the game's end: 'move' or 'over'."""
+    page.wait_for_function(
+        """() => document.querySelector('.game-over')
+              || document.querySelector('.move-list button.move:not([disabled])')""",
+        timeout=timeout_s * 1000)
+    return "over" if page.locator(".game-over").count() else "move"
+
+
+def play_one_move(page: Page) -> str:
+    """Click the move a person who likes challenges would: the first offered of the most
+    wanted kind. Returns its kind."""
+    moves = page.get_by_role("region", name="Your moves")
+    for kind in PREFERENCE:
+        button = moves.locator(f"button.{kind}:not([disabled])")
+        if button.count():
+            version = page.locator(".board").get_attribute("data-version")
+            button.first.click()
+            # The table shows the result: a newer version, or the game's end.
+            page.wait_for_function(
+                """v => document.querySelector('.game-over')
+                      || (document.querySelector('.board')?.dataset.version ?? v) !== v""",
+                arg=version, timeout=20_000)
+            return kind
+    raise AssertionError("no move offered")
+
+
+def cards_on_page(page: Page) -> tuple[int, set[str]]:
+    """Every card id in the page (the DOM's text and attributes) and in the app's state
+    (`window.cya`), with the version the table shows."""
+    found: dict[str, Any] = page.evaluate(
+        """() => ({version: Number(document.querySelector('.board')?.dataset.version || 0),
+                   text: document.documentElement.outerHTML + JSON.stringify(
+                       window.cya.state, (k, v) => v instanceof Set ? [...v] : v)})""")
+    return found["version"], set(CARD_ID.findall(found["text"]))
+
+
+def hands_by_version(history: list[dict[str, Any]]) -> dict[int, list[list[str]]]:
+    """Every seat's hand after each version, from the finished game's unredacted history."""
+    hands: list[list[str]] = []
+    out: dict[int, list[list[str]]] = {}
+    for line in history:
+        e = line["data"]
+        if e["type"] == "round_started":
+            hands = [list(h) for h in e["hands"]]
+        elif e["type"] == "cards_drawn":
+            hands[e["seat"]].extend(e["cards"])
+        else:
+            named = [e.get("card"), e.get("hand_card"), *(e.get("cards") or [])]
+            for hand in hands:
+                hand[:] = [c for c in hand if c not in named]
+        out[line["version"]] = [list(h) for h in hands]
+    return out
+
+
+def leaks(snapshots: list[tuple[int, set[str]]], history: list[dict[str, Any]],
+          seat: int | None) -> list[str]:
+    """Card ids of another seat's hand that a page held, at the version it showed."""
+    hands = hands_by_version(history)
+    found = []
+    for version, ids in snapshots:
+        for other, hand in enumerate(hands.get(version, [])):
+            if other != seat and (seen := ids & set(hand)):
+                found.append(f"v{version}: seat {other}'s {sorted(seen)}")
+    return found
+
+
+def wait_until(check: Any, timeout_s: float = 20) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)

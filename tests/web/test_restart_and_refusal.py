@@ -1,0 +1,108 @@
+"""Issue 27, test 4: the server restarts mid-game and both players' pages carry on where they
+were, without a reload. And a command the server refuses shows the server's own message."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import Server
+from .steps import create_game, play_one_move, sign_up, wait_until
+from .test_two_players import deciding
+
+NETWORK_ERRORS = ["net::ERR_", "Failed to load resource"]
+
+
+def test_both_pages_resume_after_a_server_restart(people, server: Server):
+    ada, bob = people("ada"), people("bob")
+    ada.page.goto("/")
+    sign_up(ada.page, "Ada")
+    game = create_game(ada.page, players=2, seats=["open for a person"])
+
+    # Bob finds the public game in the lobby and joins it.
+    bob.page.goto("/")
+    sign_up(bob.page, "Bob")
+    bob.page.locator(f'[data-game="{game}"]').get_by_role("link", name="Join").click()
+    expect(bob.page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
+    ada.page.get_by_role("button", name="Start the game").click()
+
+    pages = [ada.page, bob.page]
+    for _ in range(4):
+        play_one_move(deciding(pages))
+    for page in pages:
+        page.evaluate("window.notReloaded = true")
+    versions = [page.locator(".board").get_attribute("data-version") for page in pages]
+
+    # The server goes away and comes back; the pages lose their streams meanwhile.
+    for p in (ada, bob):
+        p.allowed_errors += NETWORK_ERRORS
+    server.restart()
+
+    for _ in range(4):
+        play_one_move(deciding(pages))
+    for page, before in zip(pages, versions, strict=True):
+        assert page.evaluate("window.notReloaded") is True
+        wait_until(lambda page=page, before=before: int(
+            page.locator(".board").get_attribute("data-version")) > int(before) + 4)
+    # Each page learnt the other's latest move over its resumed stream.
+    newest = max(int(p.locator(".board").get_attribute("data-version")) for p in pages)
+    for page in pages:
+        wait_until(lambda page=page: int(page.locator(".board").get_attribute("data-version"))
+                   == newest)
+
+
+def test_a_refused_command_shows_the_servers_reason_then_the_player_resigns(people):
+    ada = people("ada")
+    page = ada.page
+    page.goto("/")
+    sign_up(page, "Ada")
+    create_game(page, players=2, seats=["greedy bot"], turn_clock=600)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_selector(".move-list button.m-discard")
+    expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^(9|10):\d\d left$"))
+
+    # A card dragged from the hand onto the discard pile is discarded.
+    card = page.get_by_role("group", name="Cards in your hand").get_by_role("button").first
+    name = card.locator(".name").text_content()
+    card.drag_to(page.locator(".pile.discard"))
+    expect(page.get_by_role("region", name="Game log")).to_contain_text(
+        re.compile(f"Ada discards an? {name}\\."))
+    page.wait_for_selector(".move-list button.m-discard")
+
+    # A second tab of the same table, cut off from the server's news: it goes stale.
+    stale = ada.context.new_page()
+    stale.on("console", lambda m: m.type == "error" and ada.errors.append(m.text))
+    stale.goto(page.url)
+    discard = stale.locator(".move-list button.m-discard").first
+    card = discard.text_content()
+    ada.allowed_errors += NETWORK_ERRORS
+    stale.route("**/v1/games/*/{events,view,legal-commands}*", lambda route: route.abort())
+
+    page.get_by_role("button", name=card).first.click()  # the first tab plays that card
+    discard.click()                                         # the stale tab tries it again
+    # The server says why: the card has left the hand (or the turn has passed on).
+    expect(stale.get_by_role("alert")).to_contain_text(re.compile("not in your hand|turn"))
+
+    # Ada gives up: a bot takes her seat, and she watches the rest without a hand or moves.
+    stale.close()
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(page.get_by_role("region", name="Your hand")).to_have_count(0)
+    expect(page.get_by_role("button", name="Resign")).to_have_count(0)
+    expect(page.get_by_role("region", name="Final scores")).to_be_visible(timeout=30_000)
+
+
+def test_a_player_who_leaves_before_the_deal_frees_the_seat(people):
+    ada, bob = people("ada"), people("bob")
+    ada.page.goto("/")
+    sign_up(ada.page, "Ada")
+    game = create_game(ada.page, players=2, seats=["open for a person"])
+    bob.page.goto("/")
+    sign_up(bob.page, "Bob")
+    bob.page.goto(f"/#/join/{game}")
+    expect(ada.page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
+    bob.page.get_by_role("button", name="Leave this game").click()
+    expect(bob.page.get_by_role("heading", name="My games")).to_be_visible()
+    expect(ada.page.get_by_role("heading", name="Waiting for 1 more player")).to_be_visible()
+    expect(ada.page.get_by_role("region", name="Game log")).to_contain_text("Bob left seat 2.")
