@@ -13,25 +13,36 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
+from typing import NamedTuple
 
 from service.pipeline.hooks import Publisher
 from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
+from service.table.lobby import SeatHolder
 
 log = logging.getLogger("cya.http.feeds")
 
 FINAL_EVENT = "game_ended"  # nothing follows it in a game's log
 
 
+class After(NamedTuple):
+    """A game after one of its events: whose decision it waits for and until when (for the
+    stream's `awaiting` and `deadline`), and who holds each seat (a seat's events are shown
+    to its player only while the seat is theirs)."""
+
+    awaiting: list[int]
+    deadline: datetime | None
+    seats: tuple[SeatHolder | None, ...]
+
+
 class Feed:
     def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float) -> None:
         self.game_id, self.store, self.publisher, self.poll = game_id, store, publisher, poll
         self.events: list[StoredEvent] = []
-        # After each event: the seats it leaves the game waiting for, and the deadline.
-        self.awaiting: list[tuple[list[int], datetime | None]] = []
-        self._game: Game | None = Game(game_id)  # the events folded, for `awaiting`
+        self.after_each: list[After] = []  # the game after each event
+        self._game: Game | None = Game(game_id)  # the events folded, for `after_each`
         self.version = 0
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
@@ -54,15 +65,15 @@ class Feed:
         async with self._lock:
             new = await self.store.read_events(self.game_id, after=self.version)
             if new:
-                self.awaiting.extend(self._fold(s) for s in new)
+                self.after_each.extend(self._fold(s) for s in new)
                 self.events.extend(new)
                 self.version = new[-1].version
                 changed, self._changed = self._changed, asyncio.Event()
                 changed.set()
 
-    def _fold(self, stored: StoredEvent) -> tuple[list[int], datetime | None]:
-        """Who the game waits for after this event, and until when; nothing once the rules
-        cannot replay the log (a damaged log: its events are still shown)."""
+    def _fold(self, stored: StoredEvent) -> After:
+        """The game after this event; nothing known once the rules cannot replay the log (a
+        damaged log: its events are still shown)."""
         if self._game is not None:
             try:
                 self._game = apply_at(self._game, stored.event, stored.recorded_at)
@@ -71,10 +82,12 @@ class Feed:
                               "without who is awaited", self.game_id, stored.version)
                 self._game = None
         game = self._game
-        pending = game.pending_seat() if game is not None else None
-        if game is None or pending is None:
-            return [], None
-        return [pending[0]], deadline(game)
+        if game is None or game.lobby is None:
+            return After([], None, ())
+        pending = game.pending_seat()
+        if pending is None:
+            return After([], None, game.lobby.seats)
+        return After([pending[0]], deadline(game), game.lobby.seats)
 
     @property
     def ended(self) -> bool:

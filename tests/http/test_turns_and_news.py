@@ -9,8 +9,13 @@ import random
 import time
 
 import httpx
+import pytest
+
+from service.store.migrate import upgrade
+from service.wiring.settings import Settings
 
 from .api import Api, Player
+from .conftest import serve, stop
 from .contract_check import assert_fits
 
 
@@ -191,3 +196,54 @@ async def test_given_waiting_calls_then_they_spend_no_quota(live):
     limited = next(r for r in counted if r.status_code == 429)
     assert int(limited.headers["retry-after"]) >= 1
     assert limited.headers["retry-after"] in limited.json()["detail"]
+
+
+@pytest.fixture
+def bots_move(tmp_path):
+    """A server whose bots move (in-process), on an SQLite file of this test's own."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bots.sqlite3'}"
+    upgrade(url)
+    live = serve(Settings(database_url=url, due_work="in_process"))
+    yield live
+    stop(live)
+
+
+async def test_given_a_stream_open_when_its_player_resigns_then_the_seats_cards_are_hidden(
+        bots_move):
+    # The stream used to keep showing the seat's draws to the player who gave it up (to the
+    # bot that took it over): a resigned player watches as anyone else does.
+    live = bots_move
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
+        api = Api(client)
+        game_id, seats = await _two_player_game(api)
+        bob_seat = next(s for s, p in seats.items() if p is seats[1])
+        bob, ann = seats[bob_seat], seats[1 - bob_seat]
+        got: list[dict] = []
+
+        async def follow() -> None:
+            async with client.stream("GET", f"/v1/games/{game_id}/events",
+                                     headers={**bob.auth, "Accept": "text/event-stream"}
+                                     ) as r:
+                async for line in r.aiter_lines():
+                    if line.startswith("data:"):
+                        got.append(json.loads(line[5:]))
+
+        stream = asyncio.create_task(follow())
+        await asyncio.sleep(0.3)
+        resigned = (await api.post(bob, f"/v1/games/{game_id}/resign")).json()["version"]
+        rng = random.Random(2)
+        for _ in range(400):  # ann plays on; the bot plays bob's old seat
+            turn = (await api.get(ann, f"/v1/games/{game_id}/turn",
+                                  params={"timeout": 5})).json()
+            if turn["status"] == "finished":
+                break
+            if turn["legal_commands"]:
+                await api.post(ann, f"/v1/games/{game_id}/commands",
+                               rng.choice(turn["legal_commands"]))
+        await asyncio.sleep(0.5)
+        stream.cancel()
+
+    bots_draws = [e["event"] for e in got if e["version"] > resigned
+                  and e["event"]["type"] == "cards_drawn" and e["event"]["seat"] == bob_seat]
+    assert bots_draws, "the bot drew no cards while the stream was open"
+    assert all(not e.get("cards") for e in bots_draws), bots_draws[:2]

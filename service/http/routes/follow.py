@@ -36,8 +36,10 @@ from service.http.schemas import (
     version_query,
 )
 from service.http.streams import HEARTBEAT, prefers_stream
-from service.projections.games import game_access
+from service.players.directory import Player
+from service.projections.games import GameAccess, game_access
 from service.store.records import redacted_for
+from service.table.lobby import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 
@@ -112,7 +114,7 @@ class FollowController(Controller):
         if prefers_stream(request.headers.get("accept")):
             start = int(last_event_id) if last_event_id else after
             return ServerSentEvent(  # type: ignore[return-value]
-                self._stream(runtime, game_id, viewer, start),
+                self._stream(runtime, access, player, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         stored = await store.read_events(game_id, after, after + limit)
         page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
@@ -123,16 +125,21 @@ class FollowController(Controller):
                                   stored[-1].version if stored else after,
                                   access.awaiting, access.deadline))
 
-    async def _stream(self, runtime: Runtime, game_id: str, viewer: Viewer,
-                      after: int) -> AsyncIterator[ServerSentEventMessage]:
+    async def _stream(self, runtime: Runtime, access: GameAccess, player: Player,
+                      viewer: Viewer, after: int) -> AsyncIterator[ServerSentEventMessage]:
         heartbeat = runtime.settings.sse_heartbeat_seconds
         sent = after
-        async with runtime.feeds.follow(game_id) as feed:
+        async with runtime.feeds.follow(access.game_id) as feed:
             while True:
                 for s in feed.after(sent):
-                    awaiting, deadline = feed.awaiting[s.version - 1]
-                    body = _encode(StreamEvent(s.version, redacted_for(s, viewer), awaiting,
-                                               deadline)).decode()
+                    then = feed.after_each[s.version - 1]
+                    if viewer is not None and then.seats and then.seats[viewer] != HumanSeat(
+                            player.player_id):  # resigned or handed over: a watcher now
+                        if not access.public and player.player_id != access.creator:
+                            return  # a private game's watchers are its players
+                        viewer = None
+                    body = _encode(StreamEvent(s.version, redacted_for(s, viewer),
+                                               then.awaiting, then.deadline)).decode()
                     yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
                     sent = s.version
                 if feed.ended and sent >= feed.version:
