@@ -22,11 +22,7 @@ from litestar.types import ASGIApp, HTTPScope, Message
 from service.http.context import Runtime, rate_limit_identity
 from service.http.feeds import Feeds
 from service.http.metrics import request_metrics
-from service.http.openapi import (
-    DocumentedStructSchemaPlugin,
-    document_response_headers,
-    name_enums,
-)
+from service.http.openapi import DocumentedStructSchemaPlugin, finish_document
 from service.http.player_feeds import PlayerFeeds
 from service.http.problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
 from service.http.rate_limit import (
@@ -238,8 +234,7 @@ def create_app(
         on_shutdown=[shutdown],
     )
     app.state.runtime = runtime
-    document_response_headers(app.openapi_schema)
-    name_enums(app.openapi_schema)
+    finish_document(app.openapi_schema)
     return app
 
 

@@ -8,7 +8,8 @@ spectator's, or nothing (403) for a private game they have no part in.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from litestar import Request
@@ -38,6 +39,8 @@ class Runtime:
     player_feeds: PlayerFeeds
     settings: HttpSettings
     memory_views: MemoryViews | None = None  # set when this process is the only writer
+    # Watchers' views of games with a spectator delay: past versions, folded from the log.
+    delayed_views: MemoryViews = field(default_factory=lambda: MemoryViews(512))
 
 
 def viewer_in(access: GameAccess, player: Player) -> int | None:
@@ -93,6 +96,21 @@ Authed = Request[Player, None, State]
 
 def runtime_of(request: Request[Any, Any, Any]) -> Runtime:
     return request.app.state["runtime"]  # type: ignore[no-any-return]
+
+
+# The caller of a route that only reads a game, without a key: it watches public games.
+WATCHER = Player("", "watcher", datetime.min.replace(tzinfo=UTC))
+
+
+async def authenticate_or_watch(request: Request[Any, Any, Any]) -> None:
+    """The `before_request` hook of the routes that only read a game: without an
+    `Authorization` header the caller is an anonymous watcher (`WATCHER`: public games only,
+    and no seat); a key that is sent must be a valid one."""
+    if header(request, b"authorization") is None and request.scope["method"] == "GET":
+        request.scope["user"] = WATCHER
+        await refuse_unknown_query(request)
+        return
+    await authenticate(request)
 
 
 async def authenticate(request: Request[Any, Any, Any]) -> None:

@@ -225,3 +225,22 @@ def _named(schema: Schema | Reference, named: dict[str, Schema]) -> Schema | Ref
         if members:
             setattr(schema, group, [_named(m, named) for m in members])
     return schema
+
+
+# Routes that only read a game: open without a key, to watch public games.
+WATCHABLE = frozenset({"listGames", "getGame", "getView", "listEvents", "getHistory",
+                       "getHistoryPage", "getStateAt", "verifyGame"})
+
+
+def document_optional_keys(openapi: OpenAPI) -> None:
+    for item in (openapi.paths or {}).values():
+        if item.get is not None and item.get.operation_id in WATCHABLE:
+            item.get.security = [{"apiKey": []}, {}]
+
+
+def finish_document(openapi: OpenAPI) -> None:
+    """What Litestar cannot say of the whole document: response headers, named enums, routes
+    open to anonymous watchers."""
+    document_response_headers(openapi)
+    name_enums(openapi)
+    document_optional_keys(openapi)

@@ -16,6 +16,7 @@ from service.domain.docs import doc
 from service.store.codec import AnyEvent
 from service.table.lobby import (
     HAND_OVER_AFTER_DOC,
+    SPECTATOR_DELAY_DOC,
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,
     BotLevel,
@@ -158,6 +159,9 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     timeout_policy: Annotated[
         NewTimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
     ] = NewTimeoutPolicy()
+    spectator_delay: Annotated[
+        int, msgspec.Meta(ge=0, le=1_000), doc(SPECTATOR_DELAY_DOC + " 0 to 1,000.")
+    ] = 0
     public: Annotated[bool, doc(_PUBLIC)] = True
 
 
@@ -202,6 +206,7 @@ class GameSummary(msgspec.Struct):
         int | None, doc("Seconds a human seat has for each decision; null: no clock.")
     ]
     timeout_policy: Annotated[TimeoutPolicy, doc(TIMEOUT_POLICY_DOC)]
+    spectator_delay: Annotated[int, doc(SPECTATOR_DELAY_DOC)]
     version: Annotated[int, doc(_VERSION)]
     awaiting: Annotated[list[int], doc(_AWAITING)]
     deadline: Annotated[datetime | None, doc(_DEADLINE)]

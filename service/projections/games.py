@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound
 from service.store.tables import SPECTATOR, game_views, games
+from service.table.game import horizon
 from service.table.lobby import SeatHolder, seat_of
 
 decode_seats = msgspec.json.Decoder(list[SeatHolder | None]).decode  # the row's `seats`
@@ -32,10 +33,15 @@ class GameAccess:
     version: int
     awaiting: list[int]  # the seats whose decision the game waits for
     deadline: datetime | None
+    spectator_delay: int
     row: Any  # the whole row, for a summary
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
+
+    def horizon(self, seat: int | None) -> int:
+        """The last version a caller in `seat` may see now (`table.clock.horizon`)."""
+        return horizon(self.version, self.status, self.spectator_delay, seat)
 
 
 def access_of(row: Any) -> GameAccess:
@@ -44,7 +50,8 @@ def access_of(row: Any) -> GameAccess:
     if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
         deadline = deadline.replace(tzinfo=UTC)
     return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
-                      row.version, decode_awaiting(row.pending_seats), deadline, row)
+                      row.version, decode_awaiting(row.pending_seats), deadline,
+                      row.spectator_delay, row)
 
 
 async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:

@@ -39,6 +39,7 @@ def games_row(game: Game) -> dict[str, Any]:
         "seats": _encode(lobby.seats).decode(),
         "turn_clock": lobby.turn_clock,
         "timeout_policy": _encode(lobby.timeout_policy).decode(),
+        "spectator_delay": lobby.spectator_delay,
         "created_at": game.created_at,
         **games_progress(game),
     }

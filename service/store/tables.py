@@ -66,6 +66,8 @@ games = sa.Table(
     sa.Column("seats", JsonText, nullable=False),
     sa.Column("turn_clock", sa.Integer, nullable=True),  # seconds; NULL: no clock
     sa.Column("timeout_policy", JsonText, nullable=False),
+    # Events a watcher trails the table by while the game runs (0: none).
+    sa.Column("spectator_delay", sa.Integer, nullable=False, server_default="0"),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("pending_seats", JsonText, nullable=False),
     sa.Column("deadline", Timestamp, nullable=True),

@@ -67,3 +67,4 @@ def players_to_tell(before: Game, after: Game) -> tuple[str, ...]:
     if pending is not None and isinstance(pending[1], HumanSeat):
         return (pending[1].player_id,)
     return ()
+

@@ -56,6 +56,11 @@ class Game(msgspec.Struct, frozen=True, gc=False):
         """Whether `seat` belongs to that human player in this state of the game."""
         return self.lobby is not None and self.lobby.seat_of(player_id) == seat
 
+    def horizon(self, seat: int | None) -> int:
+        """The last version a caller in `seat` (None: watching) may see now."""
+        return horizon(self.version, self.status,
+                       self.lobby.spectator_delay if self.lobby else 0, seat)
+
     def is_bot(self, seat: int) -> bool:
         return self.lobby is not None and isinstance(self.lobby.seats[seat], BotSeat)
 
@@ -99,3 +104,11 @@ def advance(game: Game, version: int, last_hash: str, at: datetime) -> Game:
         created_at=game.created_at or at,
         updated_at=at,
     )
+
+
+def horizon(version: int, status: str, spectator_delay: int, seat: int | None) -> int:
+    """The last version a caller in `seat` (None: watching) may see of a game now: a watcher
+    trails a running game by its spectator delay; a seat, or anyone once it is over, sees all."""
+    if seat is not None or status != "playing" or not spectator_delay:
+        return version
+    return max(version - spectator_delay, 1)

@@ -52,6 +52,13 @@ HAND_OVER_AFTER_DOC = (
 )
 
 
+SPECTATOR_DELAY_DOC = (
+    "While the game runs, watchers (anyone without a seat) see it this many events behind the"
+    " table, as broadcasts of card games are delayed, so that nobody watching can tell a"
+    " player the cards as they fall; 0: live. The seated players see their game live, and"
+    " once it is over everyone sees all of it.")
+
+
 class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     __doc__ = TIMEOUT_POLICY_DOC
 
@@ -94,6 +101,7 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
             " creator and players; its id is the invitation to take a seat."
         ),
     ]
+    spectator_delay: Annotated[int, doc(SPECTATOR_DELAY_DOC)] = 0
 
 
 class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
@@ -136,6 +144,7 @@ class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
     turn_clock: int | None = None
     timeout_policy: TimeoutPolicy = TimeoutPolicy()
     public: bool = True
+    spectator_delay: int = 0
 
 
 class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
@@ -172,6 +181,7 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
     turn_clock: int | None
     timeout_policy: TimeoutPolicy
     seats: tuple[SeatHolder | None, ...]
+    spectator_delay: int = 0
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
@@ -193,9 +203,11 @@ def create(command: CreateGame, creator: str) -> GameCreated:
     humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
     if len(set(humans)) != len(humans):
         raise RuleViolation("duplicate_player", "A player takes at most one seat.")
+    if command.spectator_delay < 0:
+        raise RuleViolation("invalid_spectator_delay", "A spectator delay is at least 0.")
     seats = command.seats + (None,) * (n - len(command.seats))
     return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
-                       command.timeout_policy, command.public)
+                       command.timeout_policy, command.public, command.spectator_delay)
 
 
 def _pick_seat(lobby: Lobby, seat: int | None) -> int:
@@ -240,7 +252,7 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
     match event:
         case GameCreated():
             return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
-                         event.seats)
+                         event.seats, event.spectator_delay)
         case SeatTaken(seat=seat, controller=controller) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, controller))
         case SeatLeft(seat=seat) if lobby is not None:

@@ -23,7 +23,15 @@ const ROUTES = [
   [/^#\/start$/, screen('start'), false],
 ];
 
-async function join(id) {
+// One join at a time per game: the route can be shown twice before the first answer comes
+// (a slow server), and a second POST would only be refused as `already_seated`.
+const joining = new Map();
+function join(id) {
+  if (!joining.has(id)) joining.set(id, joinOnce(id).finally(() => joining.delete(id)));
+  return joining.get(id);
+}
+
+async function joinOnce(id) {
   const summary = (await api.game(id)).summary;
   const me = session.playerId();
   if (summary.status === 'lobby' && !summary.seats.some((s) => s?.kind === 'human' && s.player_id === me)) {

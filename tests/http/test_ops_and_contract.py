@@ -434,7 +434,7 @@ async def test_given_head_then_every_get_route_answers_its_status_and_headers_wi
 
     head_view = await api.http.head(f"/v1/games/{game_id}/view", headers=player.auth)
     head_health = await api.http.head("/v1/healthz")
-    head_anonymous = await api.http.head(f"/v1/games/{game_id}/view")
+    head_anonymous = await api.http.head(f"/v1/games/{game_id}/legal-commands")
     head_stream = await api.http.head(f"/v1/games/{game_id}/events",
                                       headers={**player.auth, "Accept": "text/event-stream"})
     head_post_only = await api.http.head(f"/v1/games/{game_id}/commands", headers=player.auth)

@@ -13,7 +13,7 @@ from litestar.params import Parameter
 from service.audit.verify import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.domain.docs import doc
-from service.http.context import Authed, authenticate, runtime_of, viewer_in
+from service.http.context import Authed, authenticate_or_watch, runtime_of, viewer_in
 from service.http.problems import Problem, forbidden, problem_responses
 from service.http.schemas import GameId, StateOut
 from service.projections.games import game_access
@@ -120,7 +120,7 @@ def _line(r: StoredRow) -> dict[str, Any]:
 class AuditController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["audit"]
-    before_request = staticmethod(authenticate)
+    before_request = staticmethod(authenticate_or_watch)  # every route here only reads
 
     @get("/history", operation_id="getHistory", summary="The whole unredacted log as NDJSON",
          description="For a finished game (anyone who may watch it), or for its creator when "
@@ -170,6 +170,10 @@ class AuditController(Controller):
         if version > access.version:
             raise Problem(404, "version_not_found",
                           f"The game is at version {access.version}.")
+        if version > access.horizon(seat):
+            raise forbidden("spectator_delay", f"Watchers see this game {access.spectator_delay}"
+                            f" events behind the table while it runs: up to version "
+                            f"{access.horizon(seat)} now.")
         game = await runtime.services.pipeline.at_version(game_id, version)
         view = None
         if game.status != "lobby" and game.state is not None:

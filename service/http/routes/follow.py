@@ -24,7 +24,7 @@ from litestar.response.sse import ServerSentEventMessage
 from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
 from service.http import examples
-from service.http.context import Authed, Runtime, authenticate, runtime_of, viewer_in
+from service.http.context import Authed, Runtime, authenticate_or_watch, runtime_of, viewer_in
 from service.http.problems import problem_responses
 from service.http.schemas import (
     HEADER_SCHEMA,
@@ -39,6 +39,7 @@ from service.http.streams import HEARTBEAT, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.store.records import redacted_for
+from service.table.clock import deadline
 from service.table.lobby import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
@@ -80,7 +81,7 @@ class EventsOperation(Operation):
 class FollowController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["follow"]
-    before_request = staticmethod(authenticate)
+    before_request = staticmethod(authenticate_or_watch)  # watchers need no key
 
     @get("/events", operation_id="listEvents", summary="The log as you may see it",
          description="A page of events after version `after`. With `Accept: text/event-stream` "
@@ -116,6 +117,9 @@ class FollowController(Controller):
             return ServerSentEvent(  # type: ignore[return-value]
                 self._stream(runtime, access, player, viewer, start),
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        horizon = access.horizon(viewer)
+        if horizon < access.version:  # a watcher, behind by the game's spectator delay
+            return Response(await _delayed_page(runtime, access, after, limit, horizon))
         stored = await store.read_events(game_id, after, after + limit)
         page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
         if stored and stored[-1].version > access.version:  # moved on since the check
@@ -131,7 +135,9 @@ class FollowController(Controller):
         sent = after
         async with runtime.feeds.follow(access.game_id) as feed:
             while True:
-                for s in feed.after(sent):
+                # A watcher trails a running game by its spectator delay.
+                delay = access.spectator_delay if viewer is None and not feed.ended else 0
+                for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
                     then = feed.after_each[s.version - 1]
                     if viewer is not None and then.seats and then.seats[viewer] != HumanSeat(
                             player.player_id):  # resigned or handed over: a watcher now
@@ -146,5 +152,19 @@ class FollowController(Controller):
                     return
                 if feed.draining:  # this process is stopping: the client resumes elsewhere
                     return
-                if not await feed.wait_past(sent, heartbeat):
+                if not await feed.wait_past(sent + delay, heartbeat):
                     yield HEARTBEAT
+
+
+async def _delayed_page(runtime: Runtime, access: GameAccess, after: int, limit: int,
+                        horizon: int) -> EventPage:
+    """A watcher's page of a game with a spectator delay: nothing past `horizon`, and whose
+    decision it was then."""
+    stored = await runtime.services.store.read_events(access.game_id, after,
+                                                      min(after + limit, horizon))
+    then = await runtime.services.pipeline.at_version(access.game_id, horizon)
+    pending = then.pending_seat()
+    return EventPage(access.game_id, horizon, [EventOut(s.version, redacted_for(s, None))
+                                               for s in stored],
+                     stored[-1].version if stored else after,
+                     [pending[0]] if pending else [], deadline(then))

@@ -14,20 +14,22 @@ from litestar import Controller, Response, get, post
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import EndMode, GameView, RuleSet, RuleViolation
+from service.domain import EndMode, GameView, RuleSet, RuleViolation, spectator_view
 from service.domain.cards import Edition
 from service.http import examples
 from service.http.context import (
+    WATCHER,
     Authed,
     Runtime,
     authenticate,
+    authenticate_or_watch,
     runtime_of,
     seat_held,
     viewer_in,
 )
 from service.http.headers import IDEMPOTENCY_KEY
 from service.http.openapi import OptionalBodyOperation
-from service.http.problems import Problem, problem_responses
+from service.http.problems import Problem, problem_responses, unauthorized
 from service.http.schemas import (
     GAME_ID,
     HEADER_SCHEMA,
@@ -103,6 +105,7 @@ def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
         names=_named(access, names),
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
+        spectator_delay=r.spectator_delay,
         version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
@@ -118,7 +121,8 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         public=lobby.public,
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
         names=_named(lobby, names),
-        turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy, version=game.version,
+        turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy,
+        spectator_delay=lobby.spectator_delay, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )
@@ -207,7 +211,7 @@ class GamesController(Controller):
                           idempotency_key: IdempotencyKey = None) -> Response[GameSummary]:
         runtime, player = runtime_of(request), request.user
         command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
-                             data.timeout_policy.policy(), data.public)
+                             data.timeout_policy.policy(), data.public, data.spectator_delay)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
         return Response(await self._answer(runtime, outcome), status_code=201,
@@ -215,8 +219,8 @@ class GamesController(Controller):
 
     @get("/", operation_id="listGames", summary="The lobby: public games, newest first",
          description="With `mine=true`, your games instead: the ones you hold a seat in or "
-                     "created, private ones included.",
-         responses=problem_responses(400, 401, 429))
+                     "created, private ones included. Open without a key (public games).",
+         responses=problem_responses(400, 401, 429), before_request=authenticate_or_watch)
     async def list_games(
         self, request: Authed,
         mine: Annotated[bool, Parameter(
@@ -238,6 +242,8 @@ class GamesController(Controller):
                                         description="At most this many games.")] = 20,
     ) -> GamePage:
         runtime, player = runtime_of(request), request.user
+        if mine and player is WATCHER:
+            raise unauthorized("Your games need your key: send `Authorization: Bearer <key>`.")
         store = runtime.services.store
         which = LobbyFilter(player.player_id if mine else None, status, edition, end_mode,
                             players)
@@ -254,7 +260,10 @@ class GamesController(Controller):
         return GamePage(page, next_cursor)
 
     @get("/{game_id:str}", operation_id="getGame", summary="A game's summary and spectator view",
-         responses=problem_responses(400, 401, 403, 404, 429))
+         description="Open without a key (public games). A watcher of a game with a "
+                     "spectator delay sees its view that many events behind.",
+         responses=problem_responses(400, 401, 403, 404, 429),
+         before_request=authenticate_or_watch)
     async def get_game(self, request: Authed, game_id: GameId) -> GameDetail:
         runtime, player = runtime_of(request), request.user
         async with runtime.services.store.read() as conn:
@@ -264,6 +273,10 @@ class GamesController(Controller):
             raw = await spectator_view_json(conn, game_id)
             names = await names_of(conn, people(access))
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
+        at = access.horizon(access.seat_of(player.player_id))
+        if view is not None and at < access.version:  # a watcher, behind by the delay
+            then = await runtime.services.pipeline.at_version(game_id, at)
+            view = spectator_view(then.state) if then.state and then.status != "lobby" else None
         return GameDetail(summary(access, names), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",

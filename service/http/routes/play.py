@@ -15,7 +15,9 @@ from service.domain.commands import SeatCommand
 from service.http import examples
 from service.http.context import (
     Authed,
+    Runtime,
     authenticate,
+    authenticate_or_watch,
     may_watch,
     runtime_of,
     seat_in,
@@ -110,6 +112,36 @@ class ViewOperation(RawHeadersOperation):
                                                   "view.", schema=text)}
 
 
+def _view_answer(view: tuple[int, bytes], if_none_match: str | None) -> RawJson:
+    version, body = view
+    etag = f'"{version}"'
+    # Each seat's view of a version has that version's ETag: a cache must keep them apart
+    # by key (Vary) and never share one (private).
+    headers = ((b"etag", etag.encode()), *_PER_CALLER)
+    if if_none_match is not None and none_match_holds(if_none_match, etag):
+        return RawJson(b"", headers, status_code=304)
+    return RawJson(body, headers)  # the bytes are a ViewOut already (see views.py)
+
+
+async def _watched(runtime: Runtime, game_id: str, wait_for_version: int | None,
+                   timeout: float) -> tuple[int, bytes]:
+    """A watcher's view of a game with a spectator delay: the game as it stood that many
+    events ago (its version is the ETag), waiting as a long poll does for that version to
+    reach `wait_for_version`."""
+    pipeline = runtime.services.pipeline
+    fresh = runtime.services.settings.catches_up_first
+    game = await pipeline.load(game_id, fresh=fresh)
+    if wait_for_version is not None and game.horizon(None) < wait_for_version:
+        delay = game.version - game.horizon(None)
+        async with runtime.feeds.follow(game_id) as feed:
+            await feed.wait_past(wait_for_version - 1 + delay,
+                                 min(timeout, runtime.settings.long_poll_max_seconds))
+        game = await pipeline.load(game_id, fresh=True)
+    at = game.horizon(None)
+    then = game if at == game.version else await pipeline.at_version(game_id, at)
+    return at, runtime.delayed_views.body(then, None)
+
+
 class CommandOperation(RawHeadersOperation):
     raw_headers = (IDEMPOTENCY_KEY, IF_MATCH)
 
@@ -130,7 +162,7 @@ class PlayController(Controller):
                                       description="Not modified: `If-None-Match` names the "
                                                   "current version."),
                     **problem_responses(400, 401, 403, 404, 429)},
-         operation_class=ViewOperation,
+         operation_class=ViewOperation, before_request=authenticate_or_watch,
          opt={"waits": lambda request: "wait_for_version" in request.query_params})
     async def view(
         self, request: Authed, game_id: GameId,
@@ -147,6 +179,9 @@ class PlayController(Controller):
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
+            if game.horizon(None) < game.version:  # a watcher of a game with a delay
+                delayed = await _watched(runtime, game_id, wait_for_version, timeout)
+                return _view_answer(delayed, if_none_match)
         if (wait_for_version is not None and game.version < wait_for_version
                 and game.status != "finished"):  # a finished game has no later version
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
@@ -168,13 +203,7 @@ class PlayController(Controller):
             if found is None:
                 raise GameNotFound(game_id)
             version, body = found
-        etag = f'"{version}"'
-        # Each seat's view of a version has that version's ETag: a cache must keep them apart
-        # by key (Vary) and never share one (private).
-        headers = ((b"etag", etag.encode()), *_PER_CALLER)
-        if if_none_match is not None and none_match_holds(if_none_match, etag):
-            return RawJson(b"", headers, status_code=304)
-        return RawJson(body, headers)  # the bytes are a ViewOut already (see views.py)
+        return _view_answer((version, body), if_none_match)
 
     @get("/legal-commands", operation_id="getLegalCommands",
          summary="Every command you may send now, each ready to post",

@@ -1,0 +1,113 @@
+"""Watching without a key, and a game's spectator delay: a watcher (anyone without a seat)
+trails a running game by that many events, so nobody watching can relay the cards as they
+fall; the players see it live, and everyone sees all of it once it is over."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from .api import Api, Player
+from .contract_check import assert_fits
+
+DELAY = 4
+
+
+async def _game(api: Api, *, delay: int = 0, public: bool = True
+                ) -> tuple[str, dict[int, Player]]:
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game_id = await api.game(ann, [bob], spectator_delay=delay, public=public)
+    return game_id, await api.seats(game_id, [ann, bob])
+
+
+async def test_given_no_key_then_a_public_game_is_watched_and_a_private_one_is_not(api):
+    public, _ = await _game(api)
+    private, _ = await _game(api, public=False)
+
+    lobby = await api.http.get("/v1/games")
+    view = await api.http.get(f"/v1/games/{public}/view")
+    page = await api.http.get(f"/v1/games/{public}/events")
+    closed = await api.http.get(f"/v1/games/{private}/view")
+    mine = await api.http.get("/v1/games", params={"mine": "true"})
+    turn = await api.http.get(f"/v1/games/{public}/turn")
+    forged = await api.http.get(f"/v1/games/{public}/view",
+                                headers={"Authorization": "Bearer cya_nope"})
+
+    assert lobby.status_code == 200 and public in {g["game_id"] for g in lobby.json()["games"]}
+    assert view.status_code == 200 and view.json()["seat"] is None
+    assert view.json()["view"]["hand"] is None
+    assert_fits(view, "/v1/games/{game_id}/view")
+    assert page.status_code == 200 and page.json()["events"]
+    assert closed.status_code == 403 and closed.json()["code"] == "private_game"
+    assert mine.status_code == 401 and turn.status_code == 401 and forged.status_code == 401
+
+
+async def _play(api: Api, game_id: str, seats: dict[int, Player], commands: int,
+                rng: random.Random) -> int:
+    for _ in range(commands):
+        if await api.step(game_id, seats, rng) is None:
+            break
+    return (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["version"]
+
+
+async def test_given_a_spectator_delay_then_watchers_trail_the_table_by_it(api):
+    game_id, seats = await _game(api, delay=DELAY)
+    carol = await api.player("carol")  # a keyed watcher: no seat, so delayed too
+    live = await _play(api, game_id, seats, 12, random.Random(1))
+
+    watched = [await api.http.get(f"/v1/games/{game_id}/view"),
+               await api.get(carol, f"/v1/games/{game_id}/view")]
+    detail = await api.http.get(f"/v1/games/{game_id}")
+    page = await api.http.get(f"/v1/games/{game_id}/events", params={"limit": 500})
+    ahead = await api.http.get(f"/v1/games/{game_id}/state", params={"version": live})
+    behind = await api.http.get(f"/v1/games/{game_id}/state",
+                                params={"version": live - DELAY})
+    seated = await api.get(seats[0], f"/v1/games/{game_id}/view")
+
+    for r in watched:
+        assert r.status_code == 200 and r.json()["version"] == live - DELAY
+        assert r.headers["etag"] == f'"{live - DELAY}"'
+    assert seated.json()["version"] == live
+    assert detail.json()["view"] == watched[0].json()["view"]
+    assert detail.json()["summary"]["spectator_delay"] == DELAY
+    assert page.json()["version"] == live - DELAY
+    assert [e["version"] for e in page.json()["events"]][-1] == live - DELAY
+    assert ahead.status_code == 403 and ahead.json()["code"] == "spectator_delay"
+    assert behind.status_code == 200
+
+
+async def test_given_a_spectator_delay_then_a_watchers_stream_trails_and_ends_with_the_game(
+        api):
+    game_id, seats = await _game(api, delay=DELAY)
+    got: list[int] = []
+
+    async def watch() -> None:
+        async with api.http.stream("GET", f"/v1/games/{game_id}/events",
+                                   headers={"Accept": "text/event-stream"}) as r:
+            async for line in r.aiter_lines():
+                if line.startswith("id:"):
+                    got.append(int(line[3:]))
+
+    watching = asyncio.create_task(watch())
+    rng, seen_lag = random.Random(3), []
+    while True:
+        live = await _play(api, game_id, seats, 1, rng)
+        await asyncio.sleep(0.05)
+        view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+        if view["status"] == "finished":
+            break
+        seen_lag.append(live - max(got, default=0))
+    await asyncio.wait_for(watching, 10)  # the stream ends after the game does
+
+    assert seen_lag and min(seen_lag) >= DELAY  # never closer to the table than the delay
+    assert got == list(range(1, live + 1))  # and everything once the game is over
+    final = await api.http.get(f"/v1/games/{game_id}/view")
+    assert final.json()["version"] == live and final.json()["status"] == "finished"
+
+
+async def test_given_a_delay_out_of_bounds_then_the_game_is_refused(api):
+    ann = await api.player("ann")
+
+    r = await api.post(ann, "/v1/games", {"ruleset": {"players": 2}, "spectator_delay": -1})
+
+    assert r.status_code == 400 and r.json()["errors"][0]["key"] == "spectator_delay"
