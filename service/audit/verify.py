@@ -1,5 +1,5 @@
 """`verify(game)`: walk the hash chain and hold each row's columns to its event, hold the log's
-end to the game's record, then replay the shuffles and the rules (domain.audit) on the log."""
+end to the game's record, then replay the shuffles and the rules (domain.replay) on the log."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import msgspec
 import sqlalchemy as sa
 
 from service.domain import Event
-from service.domain.audit import audit
 from service.domain.docs import doc
+from service.domain.replay import audit
 from service.store.chain import event_hash
 from service.store.event_store import EventStore
 from service.store.records import visibility_of

@@ -8,7 +8,7 @@ paths by which hidden cards leave this package.
 from .cards import Edition
 from .commands import Command, SeatCommand, StartGame
 from .decide import decide, execute, preview
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import Event
 from .evolve import evolve, fold
 from .legal import legal_commands
@@ -24,6 +24,7 @@ __all__ = [
     "Event",
     "GameState",
     "GameView",
+    "RuleCode",
     "RuleSet",
     "RuleViolation",
     "SeatCommand",

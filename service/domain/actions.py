@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import MOVE, SWAP, Kind
 from .commands import Discard, EndTurn, FormSet, ImproveSet, PlayMove, PlaySwap
 from .decision import Decision
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import (
     CardDiscarded,
     CardsDrawn,
@@ -22,9 +22,9 @@ from .state import AwaitingAction
 def require_turn(d: Decision, actor: int | None) -> AwaitingAction:
     pending = d.state.pending
     if not isinstance(pending, AwaitingAction):
-        raise RuleViolation("not_expected", "The game is not waiting for a turn action.")
+        raise RuleViolation(RuleCode.NOT_EXPECTED, "The game is not waiting for a turn action.")
     if actor != pending.seat:
-        raise RuleViolation("not_your_turn", f"It is seat {pending.seat}'s turn.")
+        raise RuleViolation(RuleCode.NOT_YOUR_TURN, f"It is seat {pending.seat}'s turn.")
     return pending
 
 
@@ -32,19 +32,22 @@ def form_set(d: Decision, cmd: FormSet, actor: int) -> None:
     require_turn(d, actor)
     if cmd.source == "hand":
         if len(cmd.hand_cards) != 2:
-            raise RuleViolation("invalid_set", "A set from hand takes exactly two hand cards.")
+            raise RuleViolation(RuleCode.INVALID_SET,
+                                "A set from hand takes exactly two hand cards.")
         cards = cmd.hand_cards
     else:
         if len(cmd.hand_cards) != 1:
-            raise RuleViolation("invalid_set", "A set with the discard top takes one hand card.")
+            raise RuleViolation(RuleCode.INVALID_SET,
+                                "A set with the discard top takes one hand card.")
         if not d.state.discard_pile:
-            raise RuleViolation("discard_pile_empty", "The discard pile is empty (§17 A7).")
+            raise RuleViolation(RuleCode.DISCARD_PILE_EMPTY, "The discard pile is empty (§17 A7).")
         cards = (cmd.hand_cards[0], d.state.discard_pile[-1])
     d.require_cards_in_hand(actor, cmd.hand_cards)
     set_type = pair_type(d.table, *cards)
     if set_type is None:
         raise RuleViolation(
-            "invalid_set", "A set is two assets of one type, or one asset and one wild (§7.1)."
+            RuleCode.INVALID_SET,
+            "A set is two assets of one type, or one asset and one wild (§7.1)."
         )
     rs = d.state.ruleset
     d.emit(SetFormed(actor, set_type, cards, cmd.source, not rs.sets_public and rs.since(3)))
@@ -67,25 +70,28 @@ def discard(d: Decision, cmd: Discard, actor: int) -> None:
 def improve_set(d: Decision, cmd: ImproveSet, actor: int) -> None:
     require_turn(d, actor)
     if not d.state.ruleset.advanced.improve_set:
-        raise RuleViolation("option_disabled", "Improve a Set is not on in this game (§13.3).")
+        raise RuleViolation(RuleCode.OPTION_DISABLED,
+                            "Improve a Set is not on in this game (§13.3).")
     d.require_cards_in_hand(actor, (cmd.card,))
     stack = d.state.stacks[actor]
     if not stack:
-        raise RuleViolation("no_own_set", "You have no set to improve.")
+        raise RuleViolation(RuleCode.NO_OWN_SET, "You have no set to improve.")
     info = d.table[cmd.card]
     if info.kind is not Kind.ASSET or info.type != stack[-1].type:
         raise RuleViolation(
-            "invalid_card", "Only an asset of your top set's type improves it, never a wild (§7.5)."
+            RuleCode.INVALID_CARD,
+            "Only an asset of your top set's type improves it, never a wild (§7.5)."
         )
     d.emit(SetImproved(actor, cmd.card))
 
 
 def _require_action_card(d: Decision, actor: int, card: str, card_type: str) -> None:
     if not d.state.ruleset.advanced.action_cards:
-        raise RuleViolation("option_disabled", "Action cards are not on in this game (§13.4).")
+        raise RuleViolation(RuleCode.OPTION_DISABLED,
+                            "Action cards are not on in this game (§13.4).")
     d.require_cards_in_hand(actor, (card,))
     if d.table[card].type != card_type:
-        raise RuleViolation("invalid_card", f"Card {card!r} is not a {card_type} card.")
+        raise RuleViolation(RuleCode.INVALID_CARD, f"Card {card!r} is not a {card_type} card.")
 
 
 def play_swap(d: Decision, cmd: PlaySwap, actor: int) -> None:
@@ -94,9 +100,10 @@ def play_swap(d: Decision, cmd: PlaySwap, actor: int) -> None:
     d.require_seat(cmd.target_seat, other_than=actor)
     # §17 A34: both stacks need a set; the bottom set is not protected from a Swap.
     if not d.state.stacks[actor]:
-        raise RuleViolation("no_own_set", "You need a set of your own to swap.")
+        raise RuleViolation(RuleCode.NO_OWN_SET, "You need a set of your own to swap.")
     if not d.state.stacks[cmd.target_seat]:
-        raise RuleViolation("target_has_no_set", f"Seat {cmd.target_seat} has no set to swap.")
+        raise RuleViolation(RuleCode.TARGET_HAS_NO_SET,
+                            f"Seat {cmd.target_seat} has no set to swap.")
     d.emit(SwapPlayed(actor, cmd.card, cmd.target_seat))  # cannot be answered (§17 A36)
 
 
@@ -105,12 +112,13 @@ def play_move(d: Decision, cmd: PlayMove, actor: int) -> None:
     _require_action_card(d, actor, cmd.card, MOVE)
     d.require_seat(cmd.target_seat)
     if len(d.state.stacks[cmd.target_seat]) < 2:  # §17 A35
-        raise RuleViolation("stack_too_small", "Move needs a stack with at least two sets.")
+        raise RuleViolation(RuleCode.STACK_TOO_SMALL, "Move needs a stack with at least two sets.")
     d.emit(MovePlayed(actor, cmd.card, cmd.target_seat, cmd.direction))
 
 
 def end_turn(d: Decision, cmd: EndTurn, actor: int) -> None:
     pending = require_turn(d, actor)
     if pending.actions_taken == 0:
-        raise RuleViolation("action_required", "Take an action first; passing is not allowed (§6).")
+        raise RuleViolation(RuleCode.ACTION_REQUIRED,
+                            "Take an action first; passing is not allowed (§6).")
     d.emit(TurnEnded(actor))

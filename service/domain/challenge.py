@@ -8,7 +8,7 @@ from .actions import require_turn
 from .cards import PENNY_JAR
 from .commands import Challenge, ChallengeDraft, Concede, PassDraft, Respond
 from .decision import Decision
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import ChallengeAnswered, ChallengeConceded, ChallengeOpened, DraftChallengePassed
 from .sets import Table, is_matching, next_required, play_kind
 from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind, GameState
@@ -20,16 +20,18 @@ def target_error(state: GameState, actor: int, target: int, position: str) -> Ru
     Own sets are checked when the challenge opens (§17 A9, A48); several challenges in one turn
     are fine unless a lost one blocks the target (§17 A47)."""
     if position == "second" and not state.ruleset.advanced.second_set_challenge:
-        return RuleViolation("option_disabled", "Second-set challenges are not on (§13.6).")
+        return RuleViolation(RuleCode.OPTION_DISABLED, "Second-set challenges are not on (§13.6).")
     if not state.stacks[actor]:
-        return RuleViolation("no_own_set", "You must form a set before you challenge (§7.3).")
+        return RuleViolation(RuleCode.NO_OWN_SET,
+                             "You must form a set before you challenge (§7.3).")
     # The bottom set is always safe, so a top set needs 2 sets, a second set 3 (§17 A10, A11).
     # A steal may leave the target one set, which is then safe (§17 A49).
     if len(state.stacks[target]) < (2 if position == "top" else 3):
-        return RuleViolation("target_protected", "That set is the bottom set, which is safe.")
+        return RuleViolation(RuleCode.TARGET_PROTECTED,
+                             "That set is the bottom set, which is safe.")
     if (actor, target) in state.blocked:
         return RuleViolation(
-            "rechallenge_blocked",
+            RuleCode.RECHALLENGE_BLOCKED,
             f"You lost a challenge against seat {target}; wait for your next turn (§13.2).",
         )
     return None
@@ -59,7 +61,7 @@ def _opening_reply(table: Table, cards: tuple[str, ...], set_type: str, asked: i
             if asked == 1
             else "two matching cards or a Penny Jar"
         )
-        raise RuleViolation("invalid_play", f"This opening needs {what} (§8.3).")
+        raise RuleViolation(RuleCode.INVALID_PLAY, f"This opening needs {what} (§8.3).")
     return required
 
 
@@ -70,7 +72,7 @@ def respond(d: Decision, cmd: Respond, actor: int) -> None:
     required = next_required(play, p.required) if play else None
     if required is None:
         what = "a single matching card or a Penny Jar" if p.required == 1 else "a double"
-        raise RuleViolation("invalid_play", f"You must answer with {what} (§8.4).")
+        raise RuleViolation(RuleCode.INVALID_PLAY, f"You must answer with {what} (§8.4).")
     d.emit(ChallengeAnswered(actor, cmd.cards, required))
 
 
@@ -82,19 +84,20 @@ def concede(d: Decision, cmd: Concede, actor: int) -> None:
 def _require_reply(d: Decision, actor: int) -> AwaitingChallengeReply:
     p = d.state.pending
     if not isinstance(p, AwaitingChallengeReply):
-        raise RuleViolation("not_expected", "No challenge is waiting for an answer.")
+        raise RuleViolation(RuleCode.NOT_EXPECTED, "No challenge is waiting for an answer.")
     if actor != p.awaiting:
-        raise RuleViolation("not_your_decision", f"The challenge waits for seat {p.awaiting}.")
+        raise RuleViolation(RuleCode.NOT_YOUR_DECISION,
+                            f"The challenge waits for seat {p.awaiting}.")
     return p
 
 
 def _require_window(d: Decision, actor: int) -> AwaitingDraftChallenge:
     p = d.state.pending
     if not isinstance(p, AwaitingDraftChallenge):
-        raise RuleViolation("not_expected", "No drafted set is open to a challenge.")
+        raise RuleViolation(RuleCode.NOT_EXPECTED, "No drafted set is open to a challenge.")
     if actor != p.eligible:
         raise RuleViolation(
-            "not_your_decision", f"Only seat {p.eligible} may challenge this draft."
+            RuleCode.NOT_YOUR_DECISION, f"Only seat {p.eligible} may challenge this draft."
         )
     return p
 
@@ -114,9 +117,11 @@ def challenge_draft(d: Decision, cmd: ChallengeDraft, actor: int) -> None:
 def draft_challenge_error(state: GameState, actor: int, drafter: int) -> RuleViolation | None:
     # §14.3, §17 A28: the usual rules apply, by default including "have a set of your own".
     if state.ruleset.draft_challenge_requires_own_set and not state.stacks[actor]:
-        return RuleViolation("no_own_set", "You must have a set of your own to challenge (§14.3).")
+        return RuleViolation(RuleCode.NO_OWN_SET,
+                             "You must have a set of your own to challenge (§14.3).")
     if (actor, drafter) in state.blocked:  # §17 A30
-        return RuleViolation("rechallenge_blocked", "You lost a challenge against this seat.")
+        return RuleViolation(RuleCode.RECHALLENGE_BLOCKED,
+                             "You lost a challenge against this seat.")
     return None
 
 

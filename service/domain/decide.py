@@ -30,7 +30,7 @@ from .commands import (
     StartGame,
 )
 from .decision import Decision
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import ChallengeConceded, DraftChallengePassed, Event, TurnEnded
 from .state import (
     AwaitingAction,
@@ -88,11 +88,11 @@ def _handle(state: GameState, command: Command, actor: int | None) -> Decision:
         rounds.start_game(d, command, actor)
         return d
     if state.status == "finished":
-        raise RuleViolation("game_over", "The game is over.")
+        raise RuleViolation(RuleCode.GAME_OVER, "The game is over.")
     if not state.master_seed:
-        raise RuleViolation("not_started", "The game has not started.")
+        raise RuleViolation(RuleCode.NOT_STARTED, "The game has not started.")
     if actor is None or not 0 <= actor < state.players:
-        raise RuleViolation("invalid_seat", "Commands come from a seat of this game.")
+        raise RuleViolation(RuleCode.INVALID_SEAT, "Commands come from a seat of this game.")
     _SEAT_HANDLERS[type(command)](d, command, actor)
     return d
 

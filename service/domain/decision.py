@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cards import CardInfo, card_table
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import Event
 from .evolve import evolve
 from .state import GameState
@@ -25,12 +25,13 @@ class Decision:
 
     def require_cards_in_hand(self, seat: int, cards: tuple[str, ...]) -> None:
         if len(set(cards)) != len(cards):
-            raise RuleViolation("duplicate_cards", "A card may be named only once.")
+            raise RuleViolation(RuleCode.DUPLICATE_CARDS, "A card may be named only once.")
         hand = self.state.hands[seat]
         for card in cards:
             if card not in hand:
-                raise RuleViolation("card_not_in_hand", f"Card {card!r} is not in your hand.")
+                raise RuleViolation(RuleCode.CARD_NOT_IN_HAND,
+                                    f"Card {card!r} is not in your hand.")
 
     def require_seat(self, seat: int, *, other_than: int | None = None) -> None:
         if not 0 <= seat < self.state.players or seat == other_than:
-            raise RuleViolation("invalid_target", f"Seat {seat} is not an opponent's seat.")
+            raise RuleViolation(RuleCode.INVALID_TARGET, f"Seat {seat} is not an opponent's seat.")

@@ -6,7 +6,7 @@ from .actions import require_turn
 from .cards import SWAP
 from .commands import ChooseMoveDirection, DraftSet
 from .decision import Decision
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import (
     MoveDirectionChosen,
     PileCard,
@@ -50,22 +50,26 @@ def draft_set(d: Decision, cmd: DraftSet, actor: int) -> None:
     require_turn(d, actor)
     s = d.state
     if not s.ruleset.uses_draft_piles:
-        raise RuleViolation("option_disabled", "Draft piles are used with 2–3 players (§14).")
+        raise RuleViolation(RuleCode.OPTION_DISABLED,
+                            "Draft piles are used with 2–3 players (§14).")
     d.require_cards_in_hand(actor, (cmd.hand_card,))
     if not cmd.pile_cards or len(set(cmd.pile_cards)) != len(cmd.pile_cards):
-        raise RuleViolation("invalid_set", "Name one or more distinct draft pile tops.")
+        raise RuleViolation(RuleCode.INVALID_SET, "Name one or more distinct draft pile tops.")
     tops = face_up_tops(s, actor)
     for card in cmd.pile_cards:
         if card not in tops:
             raise RuleViolation(
-                "card_not_available", f"Card {card!r} is not a face-up top you may draft (§14.2)."
+                RuleCode.CARD_NOT_AVAILABLE,
+                f"Card {card!r} is not a face-up top you may draft (§14.2)."
             )
     if s.players == 3 and len(cmd.pile_cards) != 1:
-        raise RuleViolation("one_pile_only", "With 3 players you draft from one pile (§14.2).")
+        raise RuleViolation(RuleCode.ONE_PILE_ONLY,
+                            "With 3 players you draft from one pile (§14.2).")
     set_type = group_type(d.table, (cmd.hand_card, *cmd.pile_cards))
     if set_type is None:
         raise RuleViolation(
-            "invalid_set", "A drafted set needs an asset, one asset type and any wilds (§17 A27)."
+            RuleCode.INVALID_SET,
+            "A drafted set needs an asset, one asset type and any wilds (§17 A27)."
         )
     taken = tuple(sorted((PileCard(tops[c], c) for c in cmd.pile_cards), key=lambda pc: pc.pile))
     d.emit(SetDrafted(actor, set_type, cmd.hand_card, taken, _eligible(s, actor, taken[0].pile)))
@@ -147,9 +151,9 @@ def _revealed_move(d: Decision, pile: int, card: str) -> None:
 def choose_move_direction(d: Decision, cmd: ChooseMoveDirection, actor: int) -> None:
     p = d.state.pending
     if not isinstance(p, AwaitingMoveDirections):
-        raise RuleViolation("not_expected", "No revealed Move is waiting for a direction.")
+        raise RuleViolation(RuleCode.NOT_EXPECTED, "No revealed Move is waiting for a direction.")
     if actor != p.awaiting[0]:
-        raise RuleViolation("not_your_decision", f"The Move waits for seat {p.awaiting[0]}.")
+        raise RuleViolation(RuleCode.NOT_YOUR_DECISION, f"The Move waits for seat {p.awaiting[0]}.")
     a, b = affected_seats(d.state, p.pile)
     d.emit(MoveDirectionChosen(actor, b if actor == a else a, cmd.direction))
     p = d.state.pending

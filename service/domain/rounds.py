@@ -6,7 +6,7 @@ from .cards import EDITIONS, Kind, all_cards, card_ids, card_table
 from .commands import StartGame
 from .decision import Decision
 from .draft import pushback_position
-from .errors import RuleViolation
+from .errors import RuleCode, RuleViolation
 from .events import (
     CardsDrawn,
     GameEnded,
@@ -46,11 +46,11 @@ def round_deck(ruleset: RuleSet) -> tuple[list[str], list[str]]:
 
 def start_game(d: Decision, cmd: StartGame, actor: int | None) -> None:
     if actor is not None:
-        raise RuleViolation("server_only", "Only the server starts a game.")
+        raise RuleViolation(RuleCode.SERVER_ONLY, "Only the server starts a game.")
     if d.state.master_seed:
-        raise RuleViolation("already_started", "The game has already started.")
+        raise RuleViolation(RuleCode.ALREADY_STARTED, "The game has already started.")
     if len(cmd.seed) != 32:
-        raise RuleViolation("invalid_seed", "The master seed must be 32 bytes.")
+        raise RuleViolation(RuleCode.INVALID_SEED, "The master seed must be 32 bytes.")
     d.emit(GameStarted(d.state.ruleset, cmd.seed))
     start_round(d, 1)
 

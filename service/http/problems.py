@@ -21,7 +21,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
 
-from service.domain import RuleViolation
+from service.domain import RuleCode, RuleViolation
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.http.choices import choices_at
@@ -167,7 +167,7 @@ def not_your_decision(awaiting: tuple[int, ...]) -> Problem:
 # Refusals about who the caller is, not about the game's rules: 403 with the code as the
 # routes that check them before the pipeline answer (a race past those checks, or a route that
 # leaves the check to the lobby, must not answer differently).
-_FORBIDDEN_RULES = frozenset({"not_creator", "not_seated"})
+_FORBIDDEN_RULES = frozenset({RuleCode.NOT_CREATOR, RuleCode.NOT_SEATED})
 
 
 def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None) -> Problem:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
-from service.domain import RuleViolation, StartGame, execute, preview
+from service.domain import RuleCode, RuleViolation, StartGame, execute, preview
 from service.domain.commands import SeatCommand
 from service.store.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
@@ -35,7 +35,7 @@ def lobby_command(game: Game, command: LobbyCommand, player_id: str,
                   master_seed: Callable[[], bytes]) -> Decided:
     """A seat change before the deal; `Start` deals, with a fresh secret seed."""
     if game.status != "lobby" or game.lobby is None:
-        raise RuleViolation("already_started", "The game has already started (to give up a "
+        raise RuleViolation(RuleCode.ALREADY_STARTED, "The game has already started (to give up a "
                             "seat in a running game, POST /resign).")
     new: list[AnyEvent] = list(decide_lobby(game.lobby, command, player_id))
     if not isinstance(command, Start):
@@ -50,9 +50,9 @@ def _playing(game: Game, seat: int, player_id: str | None) -> None:
     is decided on (a retry's fresh state included): another process may have handed the seat
     to a bot since the caller looked."""
     if game.status == "lobby" or game.state is None:
-        raise RuleViolation("not_started", "The game has not started.")
+        raise RuleViolation(RuleCode.NOT_STARTED, "The game has not started.")
     if player_id is not None and not game.held_by(seat, player_id):
-        raise RuleViolation("not_seated", "The seat is no longer yours.")
+        raise RuleViolation(RuleCode.NOT_SEATED, "The seat is no longer yours.")
 
 
 def seat_command(game: Game, seat: int, command: SeatCommand, player_id: str | None) -> Decided:
@@ -78,12 +78,13 @@ def resignation(game: Game, player_id: str) -> Decided:
     keep answering challenges), so the seat is handed to a bot of the game's timeout policy
     for the rest of the game (`SeatResigned`)."""
     if game.status == "lobby" or game.lobby is None:
-        raise RuleViolation("not_started", "The game has not started: leave your seat instead.")
+        raise RuleViolation(RuleCode.NOT_STARTED,
+                            "The game has not started: leave your seat instead.")
     if game.status == "finished":
-        raise RuleViolation("game_over", "The game is over.")
+        raise RuleViolation(RuleCode.GAME_OVER, "The game is over.")
     seat = game.lobby.seat_of(player_id)
     if seat is None:
-        raise RuleViolation("not_seated", "You have no seat in this game.")
+        raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
     new: list[AnyEvent] = [SeatResigned(seat, player_id, game.lobby.timeout_policy.bot_level)]
     return Decided(new, apply_all(game, new))
 

@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec.structs import replace
 
-from service.domain import RuleSet, RuleViolation
+from service.domain import RuleCode, RuleSet, RuleViolation
 from service.domain.docs import doc
 
 BotLevel = Literal["random", "greedy"]
@@ -193,18 +193,18 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
 def create(command: CreateGame, creator: str) -> GameCreated:
     n = command.ruleset.players
     if len(command.seats) > n:
-        raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+        raise RuleViolation(RuleCode.TOO_MANY_SEATS, f"The rule set has {n} seats.")
     if command.turn_clock is not None and command.turn_clock < 1:
-        raise RuleViolation("invalid_clock", "A turn clock is at least 1 second.")
+        raise RuleViolation(RuleCode.INVALID_CLOCK, "A turn clock is at least 1 second.")
     hand_over_after = command.timeout_policy.hand_over_after
     if hand_over_after is not None and hand_over_after < 1:
-        raise RuleViolation("invalid_timeout_policy",
+        raise RuleViolation(RuleCode.INVALID_TIMEOUT_POLICY,
                             "A seat is handed over after at least 1 timeout.")
     humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
     if len(set(humans)) != len(humans):
-        raise RuleViolation("duplicate_player", "A player takes at most one seat.")
+        raise RuleViolation(RuleCode.DUPLICATE_PLAYER, "A player takes at most one seat.")
     if command.spectator_delay < 0:
-        raise RuleViolation("invalid_spectator_delay", "A spectator delay is at least 0.")
+        raise RuleViolation(RuleCode.INVALID_SPECTATOR_DELAY, "A spectator delay is at least 0.")
     seats = command.seats + (None,) * (n - len(command.seats))
     return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
                        command.timeout_policy, command.public, command.spectator_delay)
@@ -214,12 +214,12 @@ def _pick_seat(lobby: Lobby, seat: int | None) -> int:
     if seat is None:
         open_seats = lobby.open_seats()
         if not open_seats:
-            raise RuleViolation("game_full", "Every seat is taken.")
+            raise RuleViolation(RuleCode.GAME_FULL, "Every seat is taken.")
         return open_seats[0]
     if not 0 <= seat < len(lobby.seats):
-        raise RuleViolation("invalid_seat", f"Seat {seat} does not exist.")
+        raise RuleViolation(RuleCode.INVALID_SEAT, f"Seat {seat} does not exist.")
     if lobby.seats[seat] is not None:
-        raise RuleViolation("seat_taken", f"Seat {seat} is taken.")
+        raise RuleViolation(RuleCode.SEAT_TAKEN, f"Seat {seat} is taken.")
     return seat
 
 
@@ -228,24 +228,26 @@ def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[Lo
     match command:
         case TakeSeat(seat=seat):
             if lobby.seat_of(player_id) is not None:
-                raise RuleViolation("already_seated", "You already have a seat in this game.")
+                raise RuleViolation(RuleCode.ALREADY_SEATED,
+                                    "You already have a seat in this game.")
             return [SeatTaken(_pick_seat(lobby, seat), HumanSeat(player_id))]
         case AddBot(level=level, seat=seat):
             if player_id != lobby.creator:
-                raise RuleViolation("not_creator", "Only the game's creator adds bots.")
+                raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator adds bots.")
             return [SeatTaken(_pick_seat(lobby, seat), BotSeat(level))]
         case LeaveSeat():
             mine = lobby.seat_of(player_id)
             if mine is None:
-                raise RuleViolation("not_seated", "You have no seat in this game.")
+                raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
             return [SeatLeft(mine, player_id)]
         case Start():
             if player_id != lobby.creator:
-                raise RuleViolation("not_creator", "Only the game's creator starts it.")
+                raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator starts it.")
             if lobby.open_seats():
-                raise RuleViolation("seats_open", "Every seat needs a player or a bot.")
+                raise RuleViolation(RuleCode.SEATS_OPEN, "Every seat needs a player or a bot.")
             return []
-    raise RuleViolation("invalid_command", f"{type(command).__name__} is not a lobby command.")
+    raise RuleViolation(RuleCode.INVALID_COMMAND,
+                        f"{type(command).__name__} is not a lobby command.")
 
 
 def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:

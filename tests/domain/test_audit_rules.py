@@ -1,4 +1,4 @@
-"""domain.audit replays the rules: a forged log whose hash chain was rebuilt to match, and
+"""domain.replay replays the rules: a forged log whose hash chain was rebuilt to match, and
 whose shuffles still check out, is caught at the first event the rules do not lead to
 (a rewritten score, turn, pile card or set; an event cut out or added)."""
 
@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from service.domain import EndMode, preset
-from service.domain.audit import audit
 from service.domain.bots import play_game, random_policy
 from service.domain.cards import card_table
 from service.domain.events import Event, GameEnded, RoundEnded, TurnStarted
+from service.domain.replay import audit
 
 from .test_properties import rulesets
 

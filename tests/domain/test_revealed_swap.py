@@ -10,7 +10,6 @@ from pathlib import Path
 import msgspec
 
 from service.domain import RuleSet, execute
-from service.domain.audit import audit
 from service.domain.commands import DraftSet
 from service.domain.events import (
     PileCardRevealed,
@@ -18,6 +17,7 @@ from service.domain.events import (
     RevealedActionReturned,
     RoundStarted,
 )
+from service.domain.replay import audit
 from service.domain.ruleset import AdvancedOptions
 from service.domain.state import GameState
 from tests.playthroughs.record import Playthrough, path_of

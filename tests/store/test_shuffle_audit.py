@@ -1,4 +1,4 @@
-"""domain.audit on forged logs whose hash chain would be rebuilt to match: the shuffle
+"""domain.replay on forged logs whose hash chain would be rebuilt to match: the shuffle
 checks alone must catch a forged draw, deal or seed (RULES §15)."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from service.domain import EndMode, preset
-from service.domain.audit import audit
 from service.domain.bots import play_game, random_policy
 from service.domain.events import CardsDrawn, GameStarted, RoundEnded, RoundStarted
+from service.domain.replay import audit
 from service.domain.views import redact
 
 RULESET = preset("advanced_all", 3, end_mode=EndMode.HIGHEST_AFTER_3_ROUNDS)

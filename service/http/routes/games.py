@@ -14,7 +14,7 @@ from litestar import Controller, Response, get, post
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import EndMode, GameView, RuleSet, RuleViolation, spectator_view
+from service.domain import EndMode, GameView, RuleCode, RuleSet, RuleViolation, spectator_view
 from service.domain.cards import Edition
 from service.http import examples
 from service.http.context import (
@@ -140,13 +140,14 @@ def seat_plan(data: NewGame, creator: str) -> tuple[SeatHolder | None, ...]:
         if bot.seat is None:
             continue
         if bot.seat >= n or seats[bot.seat] is not None:
-            raise RuleViolation("invalid_seat", f"Seat {bot.seat} is not free in a {n}-seat game.")
+            raise RuleViolation(RuleCode.INVALID_SEAT,
+                                f"Seat {bot.seat} is not free in a {n}-seat game.")
         seats[bot.seat] = BotSeat(bot.level)
     wanted: list[SeatHolder] = [HumanSeat(creator)] if data.join else []
     wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
     for controller in wanted:
         if None not in seats:
-            raise RuleViolation("too_many_seats", f"The rule set has {n} seats.")
+            raise RuleViolation(RuleCode.TOO_MANY_SEATS, f"The rule set has {n} seats.")
         seats[seats.index(None)] = controller
     return tuple(seats)
 

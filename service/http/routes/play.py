@@ -10,7 +10,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.params import Body, Parameter
 
-from service.domain import RuleViolation, legal_commands
+from service.domain import RuleCode, RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
 from service.http import examples
 from service.http.context import (
@@ -252,7 +252,7 @@ class PlayController(Controller):
                                           actor=f"player:{player.player_id}",
                                           player_id=player.player_id, dry_run=dry_run)
         except RuleViolation as exc:
-            if exc.code == "not_seated":  # handed to a bot since we looked (another process)
+            if exc.code == RuleCode.NOT_SEATED:  # handed to a bot since we looked (another process)
                 raise rule_violation(exc) from None
             game = await pipeline.load(game_id, fresh=True)
             if game.status == "playing" and game.state is not None:
