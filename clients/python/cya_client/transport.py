@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field, replace
@@ -232,4 +234,34 @@ class AsyncSession(_Base):
         await self.http.aclose()
 
 
-__all__ = ["NO_RETRIES", "AsyncSession", "Call", "ProblemError", "RetryPolicy", "Session"]
+class CountingTransport(httpx.HTTPTransport):
+    """An httpx transport that counts the requests sent and the statuses answered, by
+    `METHOD /path-with-ids-as-{id}` (for a bot's request budget: `Client(transport=...)`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.requests: Counter[str] = Counter()
+        self.statuses: Counter[int] = Counter()
+        self._lock = threading.Lock()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        with self._lock:
+            self.requests[f"{request.method} {route_of(request.url.path)}"] += 1
+            self.statuses[response.status_code] += 1
+        return response
+
+    @property
+    def total(self) -> int:
+        return sum(self.requests.values())
+
+
+def route_of(path: str) -> str:
+    parts = path.split("/")
+    if len(parts) > 3 and parts[1:3] == ["v1", "games"]:
+        parts[3] = "{game_id}"
+    return "/".join(parts)
+
+
+__all__ = ["NO_RETRIES", "AsyncSession", "Call", "CountingTransport", "ProblemError",
+           "RetryPolicy", "Session"]
