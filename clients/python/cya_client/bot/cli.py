@@ -81,7 +81,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--end-mode", default="quick", help="--new: when games end (quick)")
     play.add_argument("--edition", help="--new: the edition (the server's default)")
     play.add_argument("--private", action="store_true", help="--new: private games")
-    play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.add_argument("--quiet", action="store_true",
+                      help="no progress bar: a line per game started and finished")
     return top
 
 
@@ -162,12 +163,20 @@ def _play(client: Client, choose: Choose, plan: Plan, *, quiet: bool) -> int:
     def on_result(result: GameResult) -> None:
         wins = sum(r.won for r in runner.results)
         progress.update(task, advance=1, wins=wins)
+        if quiet:
+            print(f"game {result.game_id} finished: {'won' if result.won else 'lost'}, "
+                  f"${result.score:,}", flush=True)
+
+    def on_start(record: GameRecord) -> None:
+        if quiet:
+            print(f"game {record.game_id} started: seat {record.seat}", flush=True)
 
     def on_decision(record: GameRecord) -> None:
         progress.update(task, description=f"game {record.game_id[:8]}: "
                         f"{record.decisions} decisions")
 
-    runner = Runner(client, choose, plan, on_result=on_result, on_decision=on_decision)
+    runner = Runner(client, choose, plan, on_result=on_result, on_decision=on_decision,
+                    on_start=on_start)
     previous: Any = signal.signal(signal.SIGINT, Interrupts(runner))
     interrupted = False
     try:

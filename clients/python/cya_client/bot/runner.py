@@ -91,9 +91,10 @@ class Plan:
 class Runner:
     def __init__(self, client: Client, choose: Choose, plan: Plan,
                  on_result: Callable[[GameResult], None] | None = None,
-                 on_decision: Callable[[GameRecord], None] | None = None) -> None:
+                 on_decision: Callable[[GameRecord], None] | None = None,
+                 on_start: Callable[[GameRecord], None] | None = None) -> None:
         self.client, self.choose, self.plan = client, choose, plan
-        self.on_result, self.on_decision = on_result, on_decision
+        self.on_result, self.on_decision, self.on_start = on_result, on_decision, on_start
         self.games: dict[str, GameRecord] = {}
         self.results: list[GameResult] = []
         self.errors = 0  # failures outside any game (creating, joining)
@@ -148,10 +149,10 @@ class Runner:
                 self._track(game_id, seat)
             case NewsGameStarted(game_id=game_id, seat=seat):
                 if record := self._track(game_id, seat):
-                    record.started = True
+                    self._started(record)
             case NewsYourTurn(game_id=game_id, seat=seat, turn=turn):
                 if record := self._track(game_id, seat):
-                    record.started = True
+                    self._started(record)
                     self.decide(record, turn)
             case NewsGameFinished(game_id=game_id):
                 self._finished(item)
@@ -162,6 +163,12 @@ class Runner:
             if record is None and self.plan.accept and not self.stopping:
                 record = self.games[game_id] = GameRecord(game_id, seat)
             return record
+
+    def _started(self, record: GameRecord) -> None:
+        if not record.started:
+            record.started = True
+            if self.on_start:
+                self.on_start(record)
 
     def _finished(self, item: NewsGameFinished) -> None:
         with self._lock:
