@@ -145,20 +145,26 @@ class Generator:
     # -- rendering --------------------------------------------------------------------------
 
     def render(self) -> str:
-        aliases, structs = [], []
+        aliases, structs, late = [], [], []
         for name in sorted(self.schemas):
             schema = self.schemas[name]
             if "properties" in schema or schema.get("type") == "object":
                 structs.append(self.struct(name, schema))
-            else:
-                aliases.append(self.alias(name, self.type_of(schema), schema))
+                continue
+            value = self.type_of(schema)
+            if value == name:  # a named union component: emitted with the unions
+                continue
+            # An alias of structs or unions must follow them: aliases are evaluated at import.
+            simple = all(part.startswith(("Literal[", "str", "int", "float", "bool", "None"))
+                         for part in value.split(" | "))
+            (aliases if simple else late).append(self.alias(name, value, schema))
         for schema in self.path_schemas():  # names the unions only routes use (a stream's item)
             self.type_of(schema)
         unions = [self.alias(name, " | ".join(members), {})
                   for name, members in sorted(self.unions.items())]
         # isort's blank lines after the imports: one before an assignment, two before a class
         gap = "\n\n" if aliases else "\n\n\n"
-        body = "\n\n\n".join([*aliases, *structs, *unions])
+        body = "\n\n\n".join([*aliases, *structs, *unions, *late])
         return HEADER.rstrip("\n") + gap + body + "\n"
 
     def path_schemas(self) -> Iterable[Schema]:
