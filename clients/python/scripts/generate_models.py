@@ -145,7 +145,9 @@ class Generator:
     # -- rendering --------------------------------------------------------------------------
 
     def render(self) -> str:
-        aliases, structs, late = [], [], []
+        aliases: list[str] = []
+        structs: list[str] = []
+        late: list[str] = []
         for name in sorted(self.schemas):
             schema = self.schemas[name]
             if "properties" in schema or schema.get("type") == "object":
