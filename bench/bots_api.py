@@ -7,9 +7,11 @@ its own (uvicorn, a fresh SQLite file, bot moves in-process, rate limits off):
     and start, every command): ≤ 2.0;
 (b) 1,000 per-player news streams open on the process (500 two-player games between them,
     each seat a streaming player that answers its `your_turn` news with a random legal
-    command after a random pause, about 100 commands a second in all): p99 from sending the
-    command that commits to the awaited seat's `your_turn` news on its stream ≤ 50 ms (the
-    clock starts before the request, so the figure includes the commit itself);
+    command after a random pause of 5 s on average: 60–100 commands a second in all; aiohttp
+    as the load generator, as in bench/http.py: httpx's async client with 1,000 open streams
+    was itself the bottleneck, and measured its own queue): p99 from sending the command that
+    commits to the awaited seat's `your_turn` news on its stream ≤ 50 ms (the clock starts
+    before the request, so the figure includes the commit itself);
 (c) a four-player `quick` game of the example bot against three built-in bots takes ≤ 1.5×
     the time of a game between four built-in bots (medians over 20 games each, the two kinds
     alternating, from the start to the end seen by a client).
@@ -39,6 +41,7 @@ import tempfile
 import time
 from typing import Any
 
+import aiohttp
 import httpx
 from cya_client import Client, models
 from cya_client.bot import Plan, Runner
@@ -145,10 +148,11 @@ def game_time_ratio(base: str, games: int) -> dict[str, Any]:
 # -- (b) 1,000 news streams -----------------------------------------------------------------
 
 class Streams:
+    """The load generator of (b): aiohttp, as in bench/http.py, light enough that 1,000 open
+    streams measure the server rather than the client."""
+
     def __init__(self, base: str, players: int, samples: int, pause_s: float) -> None:
         self.base, self.players, self.samples, self.pause_s = base, players, samples, pause_s
-        self.http = httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=None))
         self.sent: dict[str, float] = {}  # game -> when its latest command was sent
         self.seen: set[tuple[str, int]] = set()
         self.latencies_ms: list[float] = []
@@ -158,11 +162,18 @@ class Streams:
         self.rng = random.Random(28)
         self.answers: set[asyncio.Task[None]] = set()
 
-    async def _key(self, name: str) -> dict[str, str]:
-        r = await self.http.post("/v1/players", json={"name": name})
-        return {"Authorization": f"Bearer {r.json()['api_key']}"}
-
     async def run(self) -> dict[str, Any]:
+        async with aiohttp.ClientSession(
+                self.base, connector=aiohttp.TCPConnector(limit=0),
+                timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as http:
+            self.http = http
+            return await self._run()
+
+    async def _key(self, name: str) -> dict[str, str]:
+        async with self.http.post("/v1/players", json={"name": name}) as r:
+            return {"Authorization": f"Bearer {(await r.json())['api_key']}"}
+
+    async def _run(self) -> dict[str, Any]:
         keys: list[dict[str, str]] = []
         for start in range(0, self.players, 50):
             keys += await asyncio.gather(*(self._key(f"s{i}") for i in
@@ -175,7 +186,8 @@ class Streams:
         t0 = time.perf_counter()
         for game_id, creator in games:
             self.sent[game_id] = time.perf_counter()
-            await self.http.post(f"/v1/games/{game_id}/start", headers=creator)
+            async with self.http.post(f"/v1/games/{game_id}/start", headers=creator) as r:
+                await r.read()
             await asyncio.sleep(0.005)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.done.wait(), 120)
@@ -183,7 +195,6 @@ class Streams:
         for task in readers:
             task.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
-        await self.http.aclose()
         ordered = sorted(self.latencies_ms)
         return {"streams": len(keys), "stream_games": len(games), "samples": len(ordered),
                 "commands_per_s": round(self.commands / elapsed, 1),
@@ -193,22 +204,23 @@ class Streams:
 
     async def _game(self, creator: dict[str, str], guest: dict[str, str]
                     ) -> tuple[str, dict[str, str]]:
-        r = await self.http.post("/v1/games", headers=creator, json={
-            "ruleset": {"players": 2, "end_mode": "quick"}, "bots": []})
-        game_id = r.json()["game_id"]
-        await self.http.post(f"/v1/games/{game_id}/seats", headers=guest)
+        async with self.http.post("/v1/games", headers=creator, json={
+                "ruleset": {"players": 2, "end_mode": "quick"}, "bots": []}) as r:
+            game_id = (await r.json())["game_id"]
+        async with self.http.post(f"/v1/games/{game_id}/seats", headers=guest) as r:
+            await r.read()
         return game_id, creator
 
     async def _read(self, key: dict[str, str]) -> None:
-        async with self.http.stream("GET", "/v1/players/me/events", headers=key) as r:
+        async with self.http.get("/v1/players/me/events", headers=key) as r:
             self.connected += 1
-            async for line in r.aiter_lines():
+            async for line in r.content:
                 if not line.strip():
                     continue
+                arrived = time.perf_counter()
                 news = json.loads(line)
                 if news["type"] != "your_turn":
                     continue
-                arrived = time.perf_counter()
                 game, version = news["game_id"], news["version"]
                 if (game, version) in self.seen:
                     continue
@@ -228,8 +240,9 @@ class Streams:
             return
         self.sent[game] = time.perf_counter()
         self.commands += 1
-        await self.http.post(f"/v1/games/{game}/commands", json=self.rng.choice(
-            turn["legal_commands"]), headers={**key, "If-Match": f'"{version}"'})
+        async with self.http.post(f"/v1/games/{game}/commands", json=self.rng.choice(
+                turn["legal_commands"]), headers={**key, "If-Match": f'"{version}"'}) as r:
+            await r.read()
 
 
 def main() -> int:
@@ -239,13 +252,18 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--pause", type=float, default=5.0,
                         help="mean seconds a streaming player waits before answering")
+    parser.add_argument("--only", choices=["requests", "streams", "games"],
+                        help="run one part alone (its figure; the others are not measured)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cya-bots-api-") as folder:
         proc, base = start_server(Path(folder))
         try:
-            a = requests_per_decision(base, args.games)
-            c = game_time_ratio(base, args.games)
-            b = asyncio.run(Streams(base, args.streams, args.samples, args.pause).run())
+            a = requests_per_decision(base, args.games) if args.only in (
+                None, "requests") else {"requests_per_decision": 0.0, "errors": 0}
+            c = game_time_ratio(base, args.games) if args.only in (
+                None, "games") else {"game_time_ratio": 0.0}
+            b = asyncio.run(Streams(base, args.streams, args.samples, args.pause).run()) \
+                if args.only in (None, "streams") else {"news_p99_ms": 0.0}
         finally:
             proc.terminate()
             proc.wait(10)
