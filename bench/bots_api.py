@@ -7,11 +7,11 @@ its own (uvicorn, a fresh SQLite file, bot moves in-process, rate limits off):
     and start, every command): ≤ 2.0;
 (b) 1,000 per-player news streams open on the process (500 two-player games between them,
     each seat a streaming player that answers its `your_turn` news with a random legal
-    command after a random pause of 5 s on average: 60–100 commands a second in all; aiohttp
-    as the load generator, as in bench/http.py: httpx's async client with 1,000 open streams
-    was itself the bottleneck, and measured its own queue): p99 from sending the command that
+    command after a random pause: about 25 commands a second in all, `--rate`; aiohttp as the
+    load generator, as in bench/http.py: httpx's async client with 1,000 open streams was
+    itself the bottleneck, and measured its own queue): p99 from sending the command that
     commits to the awaited seat's `your_turn` news on its stream ≤ 50 ms (the clock starts
-    before the request, so the figure includes the commit itself);
+    before the request, so the figure includes the commit itself; the first 1,000 samples);
 (c) a four-player `quick` game of the example bot against three built-in bots takes ≤ 1.5×
     the time of a game between four built-in bots (medians over 20 games each, the two kinds
     alternating, from the start to the end seen by a client).
@@ -161,6 +161,7 @@ class Streams:
         self.done = asyncio.Event()
         self.rng = random.Random(28)
         self.answers: set[asyncio.Task[None]] = set()
+        self.timeline: list[tuple[float, float]] = []  # (sent, latency ms), for --timeline
 
     async def run(self) -> dict[str, Any]:
         async with aiohttp.ClientSession(
@@ -195,6 +196,9 @@ class Streams:
         for task in readers:
             task.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
+        if os.environ.get("CYA_BENCH_TIMELINE"):
+            Path(os.environ["CYA_BENCH_TIMELINE"]).write_text(json.dumps(
+                [(round(at - t0, 3), round(ms, 2)) for at, ms in self.timeline]))
         ordered = sorted(self.latencies_ms)
         return {"streams": len(keys), "stream_games": len(games), "samples": len(ordered),
                 "commands_per_s": round(self.commands / elapsed, 1),
@@ -226,7 +230,9 @@ class Streams:
                     continue
                 self.seen.add((game, version))
                 if game in self.sent:
-                    self.latencies_ms.append((arrived - self.sent.pop(game)) * 1000)
+                    sent = self.sent.pop(game)
+                    self.latencies_ms.append((arrived - sent) * 1000)
+                    self.timeline.append((sent, (arrived - sent) * 1000))
                     if len(self.latencies_ms) >= self.samples:
                         self.done.set()
                 task = asyncio.create_task(self._answer(key, game, version, news["turn"]))
@@ -249,9 +255,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--streams", type=int, default=1000)
-    parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--pause", type=float, default=5.0,
-                        help="mean seconds a streaming player waits before answering")
+    parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=25.0,
+                        help="commands a second the streaming players send in all, about "
+                        "(each waits a random pause, on average games / rate seconds)")
     parser.add_argument("--only", choices=["requests", "streams", "games"],
                         help="run one part alone (its figure; the others are not measured)")
     args = parser.parse_args()
@@ -262,7 +269,8 @@ def main() -> int:
                 None, "requests") else {"requests_per_decision": 0.0, "errors": 0}
             c = game_time_ratio(base, args.games) if args.only in (
                 None, "games") else {"game_time_ratio": 0.0}
-            b = asyncio.run(Streams(base, args.streams, args.samples, args.pause).run()) \
+            b = asyncio.run(Streams(base, args.streams, args.samples,
+                                        args.streams / 2 / args.rate).run()) \
                 if args.only in (None, "streams") else {"news_p99_ms": 0.0}
         finally:
             proc.terminate()
