@@ -62,12 +62,12 @@ def scene(embedded: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 def _damaged(scene: Scene) -> None:
     game = _new(scene.ann, ["random"])
-    scene.ann.games.start(game)
-    assert scene.server.database is not None
+    version = scene.ann.games.start(game).version
+    assert scene.server.database is not None and version >= 3
     with sqlite3.connect(scene.server.database) as db:  # someone changed a stored event
-        db.execute("UPDATE events SET type = 'bogus' WHERE game_id = ? AND version = 3",
-                   (game,))
-    scene.ann.audit.state(game, 4)
+        db.execute("UPDATE events SET type = 'bogus' WHERE game_id = ? AND version = ?",
+                   (game, version - 1))
+    scene.ann.audit.state(game, version)
 
 
 def _rate_limited(scene: Scene) -> None:
