@@ -238,9 +238,25 @@ def document_optional_keys(openapi: OpenAPI) -> None:
             item.get.security = [{"apiKey": []}, {}]
 
 
+def name_stream_items(openapi: OpenAPI) -> None:
+    """The game event stream's item (an event with `awaiting` and `deadline`) as a component,
+    `StreamEvent`, so generators make a type of it."""
+    events = (openapi.paths or {}).get("/v1/games/{game_id}/events")
+    ok = (events.get.responses or {}).get("200") if events and events.get else None
+    if not isinstance(ok, OpenAPIResponse) or not ok.content:
+        return
+    stream = ok.content.get("text/event-stream")
+    if stream is None or not isinstance(stream.schema, Schema):
+        return
+    assert isinstance(openapi.components, Components) and openapi.components.schemas is not None
+    openapi.components.schemas["StreamEvent"] = stream.schema
+    stream.schema = Reference(ref="#/components/schemas/StreamEvent")
+
+
 def finish_document(openapi: OpenAPI) -> None:
     """What Litestar cannot say of the whole document: response headers, named enums, routes
     open to anonymous watchers."""
     document_response_headers(openapi)
     name_enums(openapi)
     document_optional_keys(openapi)
+    name_stream_items(openapi)

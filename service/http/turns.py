@@ -73,7 +73,8 @@ class _News(msgspec.Struct, tag_field="type"):
 
 class NewsSeated(_News, tag="seated"):
     """You hold a seat in a game that has not started: you took it, or its creator gave it to
-    you."""
+    you. Told again whenever its seats change (another player sits down or leaves), so a
+    creator waiting for a full table hears of each seat taken."""
 
 
 class NewsGameStarted(_News, tag="game_started"):
@@ -127,7 +128,8 @@ def news_for(game: Game, player_id: str, told: Told) -> list[PlayerNews]:
             out.append(news)
 
     if game.status == "lobby":
-        tell("seated", NewsSeated(ident, game.game_id, game.version, seat))
+        # Again at each change of the lobby: a seat taken or left, the table full.
+        tell("seated", NewsSeated(ident, game.game_id, game.version, seat), once=False)
     elif game.status == "playing":
         tell("game_started", NewsGameStarted(ident, game.game_id, game.version, seat))
         turn = turn_of(game, seat)

@@ -61,9 +61,10 @@ class EventsOperation(Operation):
         if isinstance(ok, OpenAPIResponse) and ok.content is not None:
             # The schema of one message's `data`, as streaming APIs document a stream's items.
             ok.content["text/event-stream"] = OpenAPIMediaType(schema=Schema(
-                description="Server-Sent Events: per event `id` (the version), `event: "
-                "message` and `data`: the event as JSON (this schema), with whose decision the "
-                "game waits for after it; `: heartbeat` comments when idle.",
+                description="One message of a game's event stream (Server-Sent Events: per "
+                "event `id`, the version, `event: message` and `data`, this object as JSON; "
+                "`: heartbeat` comments when idle): the event, and whose decision the game "
+                "waits for after it.",
                 all_of=[Reference(ref="#/components/schemas/EventOut"), Schema(
                     type=OpenAPIType.OBJECT, required=["awaiting", "deadline"], properties={
                         "awaiting": Schema(type=OpenAPIType.ARRAY,

@@ -1,0 +1,198 @@
+"""`cya-bot play mybot.py ...`: run a bot written as one function against the service.
+
+    cya-bot play mybot.py --server URL --key KEY --new 4p --bots greedy,random,random --games 20
+    cya-bot play mybot.py --server URL --key KEY --join GAME
+    cya-bot play mybot.py --server URL --key KEY --accept
+
+Ctrl-C once: no new game, the games in play are played to their end; twice: those games are
+resigned (a bot of the game's timeout level takes the seat) and the runner stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import re
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+from rich.logging import RichHandler
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cya_client.bot.runner import Choose, GameRecord, GameResult, Plan, Runner
+from cya_client.client import DEFAULT_URL, Client
+from cya_client.errors import ProblemError
+
+console = Console(stderr=True)
+
+
+def load_choose(path: Path, function: str = "choose") -> Choose:
+    """The bot's function, from its Python file."""
+    spec = importlib.util.spec_from_file_location(f"cya_bot_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    choose = getattr(module, function, None)
+    if not callable(choose):
+        raise SystemExit(f"{path} defines no function {function}(view, legal)")
+    found: Choose = choose
+    return found
+
+
+def _players(text: str) -> int:
+    match = re.fullmatch(r"([2-6])p?", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError("the number of seats, 2p to 6p")
+    return int(match.group(1))
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="cya-bot", description=__doc__.split("\n", 1)[0])
+    sub = top.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play games with a bot written as one function")
+    play.add_argument("bot", type=Path, help="a Python file defining choose(view, legal)")
+    play.add_argument("--function", default="choose", help="the function's name (choose)")
+    play.add_argument("--server", default=DEFAULT_URL, help=f"the service ({DEFAULT_URL})")
+    play.add_argument("--key", help="your API key; without one a player is created and its "
+                      "key printed")
+    play.add_argument("--name", help="the new player's name (with no --key)")
+    mode = play.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--new", type=_players, metavar="NP",
+                      help="create games of N seats (2p..6p), you and --bots, and play them")
+    mode.add_argument("--join", metavar="GAME", help="take a seat in GAME (if not yours yet) "
+                      "and play it")
+    mode.add_argument("--accept", action="store_true",
+                      help="play every game you are seated in and take open seats of public "
+                      "games in the lobby, as they come")
+    play.add_argument("--bots", default="", help="built-in bots for --new, comma-separated "
+                      "levels (random, greedy); seats left over wait for players")
+    play.add_argument("--games", type=int, help="how many games (--new: default 1; --accept: "
+                    "stop after that many)")
+    play.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
+    play.add_argument("--end-mode", default="quick", help="--new: when games end (quick)")
+    play.add_argument("--edition", help="--new: the edition (the server's default)")
+    play.add_argument("--private", action="store_true", help="--new: private games")
+    play.add_argument("--quiet", action="store_true",
+                      help="no progress bar: a line per game started and finished")
+    return top
+
+
+def plan_of(args: argparse.Namespace) -> Plan:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.new and len(bots) > args.new - 1:
+        raise SystemExit(f"--bots: {len(bots)} bots do not fit {args.new} seats with you")
+    return Plan(new=bool(args.new), players=args.new or 4, bots=bots, end_mode=args.end_mode,
+                edition=args.edition, public=not args.private, join=args.join,
+                accept=args.accept, parallel=max(args.parallel, 1),
+                games=args.games if args.games is not None else (1 if args.new else None))
+
+
+class Interrupts:
+    """First Ctrl-C: finish the games in play; second: resign them."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        started = [g for g in self.runner.games.values() if g.started]
+        if self.runner.stopping or not started:
+            raise KeyboardInterrupt
+        self.runner.stop()
+        console.print(f"[yellow]Ctrl-C: finishing the {len(started)} game(s) in play, then "
+                      "stopping. Ctrl-C again resigns them.[/]")
+
+
+def resign_all(client: Client, runner: Runner) -> None:
+    for record in list(runner.games.values()):
+        try:
+            if record.started:
+                client.games.resign(record.game_id)
+                console.print(f"resigned game {record.game_id}: a bot plays seat "
+                              f"{record.seat} to the end")
+            else:
+                client.games.leave(record.game_id)
+                console.print(f"left game {record.game_id} before its start")
+        except ProblemError as error:
+            console.print(f"[red]game {record.game_id}: {error}[/]")
+
+
+def results_table(results: Sequence[GameResult], runner: Runner) -> Table:
+    table = Table(title="Results")
+    for column in ("games", "wins", "win rate", "average score", "decisions", "errors"):
+        table.add_column(column, justify="right")
+    games = len(results)
+    wins = sum(r.won for r in results)
+    errors = sum(r.errors for r in results) + runner.errors + sum(
+        g.errors for g in runner.games.values())
+    table.add_row(str(games), str(wins), f"{wins / games:.0%}" if games else "-",
+                  f"${sum(r.score for r in results) / games:,.0f}" if games else "-",
+                  str(sum(r.decisions for r in results)), str(errors))
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, handlers=[RichHandler(console=console)],
+                        format="%(message)s")
+    choose = load_choose(args.bot, args.function)
+    plan = plan_of(args)
+    with Client(args.server, args.key) as client:
+        if not args.key:
+            created = client.players.create(args.name or args.bot.stem)
+            client.api_key = created.api_key
+            print(f"Created player {created.name} ({created.player_id}); its API key, shown "
+                  f"once: {created.api_key}", flush=True)
+        return _play(client, choose, plan, quiet=args.quiet)
+
+
+def _play(client: Client, choose: Choose, plan: Plan, *, quiet: bool) -> int:
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[wins]} won"), TimeElapsedColumn(),
+                        console=console, disable=quiet)
+    task = progress.add_task("playing", total=plan.games, wins=0)
+
+    def on_result(result: GameResult) -> None:
+        wins = sum(r.won for r in runner.results)
+        progress.update(task, advance=1, wins=wins)
+        if quiet:
+            print(f"game {result.game_id} finished: {'won' if result.won else 'lost'}, "
+                  f"${result.score:,}", flush=True)
+
+    def on_start(record: GameRecord) -> None:
+        if quiet:
+            print(f"game {record.game_id} started: seat {record.seat}", flush=True)
+
+    def on_decision(record: GameRecord) -> None:
+        progress.update(task, description=f"game {record.game_id[:8]}: "
+                        f"{record.decisions} decisions")
+
+    runner = Runner(client, choose, plan, on_result=on_result, on_decision=on_decision,
+                    on_start=on_start)
+    previous: Any = signal.signal(signal.SIGINT, Interrupts(runner))
+    interrupted = False
+    try:
+        with progress:
+            runner.run()
+    except KeyboardInterrupt:
+        interrupted = True
+        resign_all(client, runner)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    console.print(results_table(runner.results, runner))
+    if interrupted:
+        return 130
+    failed = runner.errors + sum(r.errors for r in runner.results)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,148 @@
+"""Every problem code's exception, raised by a real server's answer: the embedded server, and
+one on a database not yet migrated with a tiny rate limit (for 503 and 429)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from cya_client import NO_RETRIES, Client, ProblemError, errors, models
+from cya_client.models import Concede, Discard
+
+from tests.processes import running_apis
+
+from .conftest import Server, embedded_env, player, sqlite_url
+
+
+@dataclass
+class Scene:
+    server: Server
+    broken: str  # a server on an unmigrated database, 3 requests a minute
+    ann: Client  # seat 0 of `game`, a two-player game of people, dealt; creator
+    bob: Client  # seat 1 of `game`
+    carol: Client  # in no game
+    game: str
+    private: str  # ann's private game against a bot, dealt
+    lobby: str  # ann's public game, not dealt, bob seated
+
+    def awaited(self) -> tuple[Client, Client, models.Turn]:
+        """The seat whose decision it is, the other, and the turn."""
+        turn = self.ann.play.turn(self.game, timeout=0)
+        if turn.legal_commands:
+            return self.ann, self.bob, turn
+        return self.bob, self.ann, self.bob.play.turn(self.game, timeout=0)
+
+
+def _new(client: Client, bots: list[str], public: bool = True, players: int = 2) -> str:
+    return client.games.create(models.NewGame(
+        ruleset=models.RuleSet(players=players, end_mode="quick"),
+        bots=[models.BotSpec(level=b) for b in bots], public=public)).game_id  # type: ignore[misc]
+
+
+@pytest.fixture(scope="module")
+def scene(embedded: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scene]:
+    folder = tmp_path_factory.mktemp("sdk-broken")
+    env = embedded_env(sqlite_url(folder / "never-migrated.sqlite3"),
+                       CYA_RATE_LIMIT_PER_MINUTE="3")
+    ann, bob, carol = (player(embedded.url, n) for n in ("ann", "bob", "carol"))
+    game = _new(ann, [])
+    bob.games.join(game)
+    ann.games.start(game)
+    private = _new(ann, ["random"], public=False)
+    ann.games.start(private)
+    lobby = _new(ann, [], players=3)
+    bob.games.join(lobby)
+    with running_apis(env, folder) as apis:
+        yield Scene(embedded, apis[0].url, ann, bob, carol, game, private, lobby)
+
+
+def _damaged(scene: Scene) -> None:
+    game = _new(scene.ann, ["random"])
+    version = scene.ann.games.start(game).version
+    assert scene.server.database is not None and version >= 3
+    with sqlite3.connect(scene.server.database) as db:  # someone changed a stored event
+        db.execute("UPDATE events SET type = 'bogus' WHERE game_id = ? AND version = ?",
+                   (game, version - 1))
+    scene.ann.audit.state(game, version)
+
+
+def _rate_limited(scene: Scene) -> None:
+    with Client(scene.broken, "unknown-key", retry=NO_RETRIES) as client:
+        for _ in range(10):
+            try:
+                client.players.me()
+            except errors.DatabaseUnavailable:
+                continue
+
+
+def _reused_key(scene: Scene) -> None:
+    me, _, turn = scene.awaited()
+    me.play.send(scene.game, turn.legal_commands[0], idempotency_key="once")
+    me.play.send(scene.game, Concede(), idempotency_key="once")
+
+
+def _stale(scene: Scene) -> None:
+    me, _, turn = scene.awaited()
+    me.play.send(scene.game, turn.legal_commands[0], if_match=turn.version - 1)
+
+
+PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
+    errors.MalformedRequest: lambda s: s.ann.games.list(status="bogus"),
+    errors.Unauthorized: lambda s: Client(s.server.url, "not-a-key").players.me(),
+    errors.NotSeated: lambda s: s.carol.play.turn(s.game, timeout=0),
+    errors.PrivateGame: lambda s: s.carol.games.get(s.private),
+    errors.NotCreator: lambda s: s.bob.games.add_bot(s.lobby),
+    errors.GameNotFinished: lambda s: list(s.ann.audit.history(s.game)),
+    errors.GameNotFound: lambda s: s.ann.games.get("no-such-game"),
+    errors.VersionNotFound: lambda s: s.ann.audit.state(s.game, 10_000),
+    errors.NotFound: lambda s: s.ann.request("GET", "/v1/no-such-route"),
+    errors.MethodNotAllowed: lambda s: s.ann.request("DELETE", "/v1/players"),
+    errors.NotYourDecision: lambda s: s.awaited()[1].play.send(s.game, Concede()),
+    errors.StaleVersion: _stale,
+    errors.IdempotencyKeyReused: _reused_key,
+    errors.BodyTooLarge: lambda s: s.ann.request("POST", "/v1/players",
+                                                 content=b'{"name": "' + b"x" * 70_000 + b'"}'),
+    errors.RuleViolation: lambda s: s.awaited()[0].play.send(s.game,
+                                                             Discard(card="no_such#1")),
+    errors.DamagedLog: _damaged,
+    # Before the 429: the broken server's 3 requests a minute are its address's, for both.
+    errors.DatabaseUnavailable: lambda s: Client(s.broken, retry=NO_RETRIES).players.create(),
+    errors.RateLimited: _rate_limited,
+}
+
+
+def test_given_every_code_the_client_knows_then_each_is_provoked_below():
+    assert set(PROVOKE) == set(errors.BY_CODE.values())
+
+
+@pytest.mark.parametrize("expected", list(PROVOKE), ids=lambda cls: cls.CODE)
+def test_given_a_real_server_answer_then_its_code_raises_its_own_exception(
+        scene: Scene, expected: type[ProblemError]):
+    with pytest.raises(ProblemError) as raised:
+        PROVOKE[expected](scene)
+
+    problem = raised.value
+    assert type(problem) is expected, problem
+    assert problem.code == expected.CODE and problem.status >= 400 and problem.detail
+    if expected is errors.RuleViolation:
+        assert problem.rule and problem.legal_commands
+        assert all(isinstance(c, get_args(models.Command)) for c in problem.legal_commands)
+    if expected is errors.StaleVersion:
+        assert problem.current_version is not None
+    if expected is errors.MalformedRequest:
+        assert problem.errors
+    if expected in (errors.RateLimited, errors.DatabaseUnavailable):
+        assert problem.retry_after is not None and problem.retry_after >= 1
+
+
+def test_given_the_problem_fields_then_they_survive_as_the_server_sent_them(scene: Scene):
+    with pytest.raises(errors.GameNotFound) as raised:
+        scene.ann.games.get("no-such-game")
+
+    assert raised.value.problem.type.endswith("game-not-found")
+    assert raised.value.title and raised.value.status == 404
+    assert Path(raised.value.problem.type).name == "game-not-found"
