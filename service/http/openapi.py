@@ -17,6 +17,7 @@ from litestar._openapi.schema_generation import SchemaCreator
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.openapi.spec import (
     Components,
+    Link,
     OpenAPI,
     OpenAPIHeader,
     OpenAPIResponse,
@@ -253,6 +254,38 @@ def name_stream_items(openapi: OpenAPI) -> None:
     stream.schema = Reference(ref="#/components/schemas/StreamEvent")
 
 
+_GAME = "$response.body#/game_id"
+_SAME_GAME = "$request.path.game_id"
+# The flows a client follows, so a tool (a stateful fuzzer, a generator) knows how the
+# operations chain: (operation, status) -> {link name: (operation it leads to, its game_id)}.
+LINKS: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
+    ("createGame", "201"): {"StartIt": ("startGame", _GAME), "JoinIt": ("joinGame", _GAME),
+                            "AddABot": ("addBot", _GAME), "ReadIt": ("getGame", _GAME)},
+    ("joinGame", "200"): {"WaitForYourTurn": ("getTurn", _GAME)},
+    ("startGame", "200"): {"WaitForYourTurn": ("getTurn", _GAME),
+                           "FollowIt": ("listEvents", _GAME)},
+    ("getTurn", "200"): {"SendACommand": ("postCommand", _SAME_GAME),
+                         "ReadTheView": ("getView", _SAME_GAME)},
+    ("postCommand", "200"): {"WaitForYourTurn": ("getTurn", _GAME)},
+    ("resignGame", "200"): {"Watch": ("getView", _GAME)},
+    ("getView", "200"): {"YourTurn": ("getTurn", _SAME_GAME),
+                         "Verify": ("verifyGame", _SAME_GAME)},
+}
+
+
+def document_links(openapi: OpenAPI) -> None:
+    for item in (openapi.paths or {}).values():
+        for operation in (item.get, item.post):
+            if operation is None:
+                continue
+            for code, response in (operation.responses or {}).items():
+                links = LINKS.get((operation.operation_id or "", code))
+                if links and isinstance(response, OpenAPIResponse):
+                    response.links = {name: Link(operation_id=target,
+                                                 parameters={"game_id": game_id})
+                                      for name, (target, game_id) in links.items()}
+
+
 def finish_document(openapi: OpenAPI) -> None:
     """What Litestar cannot say of the whole document: response headers, named enums, routes
     open to anonymous watchers."""
@@ -260,3 +293,4 @@ def finish_document(openapi: OpenAPI) -> None:
     name_enums(openapi)
     document_optional_keys(openapi)
     name_stream_items(openapi)
+    document_links(openapi)

@@ -14,7 +14,7 @@ from litestar import Controller, Response, get, post
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import EndMode, GameView, RuleCode, RuleSet, RuleViolation, spectator_view
+from service.domain import EndMode, GameView, RuleSet, RuleViolation, spectator_view
 from service.domain.cards import Edition
 from service.http import examples
 from service.http.context import (
@@ -29,7 +29,7 @@ from service.http.context import (
 )
 from service.http.headers import IDEMPOTENCY_KEY
 from service.http.openapi import OptionalBodyOperation
-from service.http.problems import Problem, problem_responses, unauthorized
+from service.http.problems import Problem, malformed, problem_responses, unauthorized
 from service.http.schemas import (
     GAME_ID,
     HEADER_SCHEMA,
@@ -132,22 +132,33 @@ def _utc(t: datetime) -> datetime:
     return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
+class SeatPlanError(ValueError):
+    """A new game's seats contradict its rule set: `key` names the field."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def seat_plan(data: NewGame, creator: str) -> tuple[SeatHolder | None, ...]:
-    """Bots with a seat number first, then the creator, then the other bots, lowest seat first."""
+    """Bots with a seat number first, then the creator, then the other bots, lowest seat first.
+    A plan that does not fit the table is the body contradicting itself (400, as a rule set's
+    own contradictions are), not a rule of the game refusing it."""
     n = data.ruleset.players
     seats: list[SeatHolder | None] = [None] * n
-    for bot in data.bots:
+    for i, bot in enumerate(data.bots):
         if bot.seat is None:
             continue
         if bot.seat >= n or seats[bot.seat] is not None:
-            raise RuleViolation(RuleCode.INVALID_SEAT,
-                                f"Seat {bot.seat} is not free in a {n}-seat game.")
+            raise SeatPlanError(f"bots[{i}].seat", f"Seat {bot.seat} is not free in a "
+                                f"{n}-seat game.")
         seats[bot.seat] = BotSeat(bot.level)
     wanted: list[SeatHolder] = [HumanSeat(creator)] if data.join else []
     wanted += [BotSeat(b.level) for b in data.bots if b.seat is None]
     for controller in wanted:
         if None not in seats:
-            raise RuleViolation(RuleCode.TOO_MANY_SEATS, f"The rule set has {n} seats.")
+            raise SeatPlanError("bots", f"The creator and the bots take more than the rule "
+                                f"set's {n} seats.")
         seats[seats.index(None)] = controller
     return tuple(seats)
 
@@ -211,7 +222,11 @@ class GamesController(Controller):
                           data: Annotated[NewGame, Body(examples=examples.NEW_GAME)],
                           idempotency_key: IdempotencyKey = None) -> Response[GameSummary]:
         runtime, player = runtime_of(request), request.user
-        command = CreateGame(data.ruleset, seat_plan(data, player.player_id), data.turn_clock,
+        try:
+            seats = seat_plan(data, player.player_id)
+        except SeatPlanError as exc:
+            raise malformed(request, "body", exc.key, str(exc)) from None
+        command = CreateGame(data.ruleset, seats, data.turn_clock,
                              data.timeout_policy.policy(), data.public, data.spectator_delay)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
