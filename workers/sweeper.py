@@ -15,6 +15,7 @@ import threading
 from redis import Redis
 from rq import Queue
 
+from service.projections import ratings
 from service.projections.due import overdue
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
@@ -74,4 +75,5 @@ class Sweeper(threading.Thread):
         if n:
             queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)
+        await ratings.catch_up(store)  # a finished rated game whose rating hint failed
         return n

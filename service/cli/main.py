@@ -104,7 +104,8 @@ def projections_rebuild(settings: Settings) -> None:
     stats = _run(settings, lambda s: rebuild(s.store))
     rate = stats.events / stats.seconds if stats.seconds else 0.0
     click.echo(f"rebuilt {stats.games} games from {stats.events} events "
-               f"in {stats.seconds:.2f} s ({rate:,.0f} events/s)")
+               f"in {stats.seconds:.2f} s ({rate:,.0f} events/s); ratings from "
+               f"{stats.rated_games} rated games")
 
 
 @main.group()

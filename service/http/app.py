@@ -36,6 +36,7 @@ from service.http.routes.games import GamesController
 from service.http.routes.health import healthz, metrics, readyz
 from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
+from service.http.routes.ratings import RatingsController
 from service.http.routes.rulesets import list_rulesets
 from service.http.routes.turn import TurnController
 from service.http.settings import HttpSettings, get_http_settings
@@ -72,6 +73,8 @@ TAGS = {
     "follow": "A game's log as you may see it: pages, or Server-Sent Events.",
     "audit": "A game's whole log, its state at any version, and its verification.",
     "rules": "The editions, rule options and rules versions the server plays.",
+    "ratings": "Ratings of players and bot levels from rated games: the leaderboard, a player's "
+               "page.",
     "ops": "Liveness, readiness and metrics, for operators; open and not rate limited.",
 }
 
@@ -223,7 +226,8 @@ def create_app(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
                         PlayController, TurnController, FollowController, AuditController,
-                        list_rulesets, healthz, readyz, metrics, web_router()],
+                        RatingsController, list_rulesets, healthz, readyz, metrics,
+                        web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,
         plugins=[DocumentedStructSchemaPlugin()],

@@ -230,7 +230,8 @@ def _named(schema: Schema | Reference, named: dict[str, Schema]) -> Schema | Ref
 
 # Routes that only read a game: open without a key, to watch public games.
 WATCHABLE = frozenset({"listGames", "getGame", "getView", "listEvents", "getHistory",
-                       "getHistoryPage", "getStateAt", "verifyGame"})
+                       "getHistoryPage", "getStateAt", "verifyGame", "getLeaderboard",
+                       "getPlayer"})
 
 
 def document_optional_keys(openapi: OpenAPI) -> None:

@@ -16,6 +16,7 @@ from service.domain.docs import doc
 from service.store.codec import AnyEvent
 from service.table.lobby import (
     HAND_OVER_AFTER_DOC,
+    RATED_DOC,
     SPECTATOR_DELAY_DOC,
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,
@@ -55,12 +56,31 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     ] = "player"
 
 
+RatingFamily = Literal["2p", "3-6p"]
+_FAMILY = "Which games: `2p` (2-player games) or `3-6p` (3 to 6 players), rated apart."
+_ORDINAL = ("The rating shown and ranked by: OpenSkill's ordinal, mu − 3 sigma (a conservative"
+            " estimate; a new player starts at 0).")
+
+
+class RatingOut(msgspec.Struct):
+    """A rating in one family of games (OpenSkill, Plackett–Luce)."""
+
+    family: Annotated[RatingFamily, doc(_FAMILY)]
+    rating: Annotated[float, doc(_ORDINAL)]
+    mu: Annotated[float, doc("The skill estimate's mean (25 at the start).")]
+    sigma: Annotated[float, doc("Its uncertainty (25/3 at the start; shrinks with games).")]
+    games: Annotated[int, doc("Rated games counted.")]
+
+
 class PlayerOut(msgspec.Struct):
-    """The calling player, as `GET /v1/players/me` returns it."""
+    """A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`)
+    returns it."""
 
     player_id: Annotated[str, doc("The player's id; a game names its creator and players by it.")]
     name: Annotated[str, doc("Display name.")]
     created_at: Annotated[datetime, doc("When the player was created.")]
+    ratings: Annotated[list[RatingOut], doc(
+        "Its ratings, one per family it played rated games in.")] = []
 
 
 class PlayerCreated(msgspec.Struct):
@@ -162,6 +182,7 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     spectator_delay: Annotated[
         int, msgspec.Meta(ge=0, le=1_000), doc(SPECTATOR_DELAY_DOC + " 0 to 1,000.")
     ] = 0
+    rated: Annotated[bool, doc(RATED_DOC)] = False
     public: Annotated[bool, doc(_PUBLIC)] = True
 
 
@@ -207,11 +228,29 @@ class GameSummary(msgspec.Struct):
     ]
     timeout_policy: Annotated[TimeoutPolicy, doc(TIMEOUT_POLICY_DOC)]
     spectator_delay: Annotated[int, doc(SPECTATOR_DELAY_DOC)]
+    rated: Annotated[bool, doc(RATED_DOC)]
+    rating_changes: Annotated[list[RatingChange] | None, doc(
+        "Once a rated game is over and counted: what it did to each seat's rating; null "
+        "before, and for an unrated game.")]
     version: Annotated[int, doc(_VERSION)]
     awaiting: Annotated[list[int], doc(_AWAITING)]
     deadline: Annotated[datetime | None, doc(_DEADLINE)]
     created_at: Annotated[datetime, doc("When the game was created.")]
     updated_at: Annotated[datetime, doc("When its latest event was recorded.")]
+
+
+class RatingChange(msgspec.Struct):
+    """What a finished rated game did to one seat's rating."""
+
+    seat: Annotated[int, doc("The seat.")]
+    identity: Annotated[str, doc(
+        "Who was rated: `player:<player id>` (the player who held the seat at the deal, also "
+        "one who gave it up) or `bot:<level>`.")]
+    family: Annotated[RatingFamily, doc(_FAMILY)]
+    rank: Annotated[int, doc("The seat's place in the game, 1 the best (a shared place "
+                             "shares a rank; a seat given up is last).")]
+    before: Annotated[float, doc("The rating (ordinal) before the game.")]
+    after: Annotated[float, doc("The rating (ordinal) after it.")]
 
 
 class GameDetail(msgspec.Struct):

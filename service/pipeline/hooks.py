@@ -54,7 +54,7 @@ class CommitHints:
 
     def __init__(self, publisher: Publisher, scheduler: Scheduler) -> None:
         self.publisher, self.scheduler = publisher, scheduler
-        self._paused_until = {"publish": 0.0, "schedule": 0.0}
+        self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0}
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
                            players: Sequence[str] = ()) -> None:
@@ -66,7 +66,12 @@ class CommitHints:
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
 
-    async def _hint(self, name: str, send: Callable[[], Awaitable[None]], failed: str,
+    async def send(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
+                   *args: object) -> None:
+        """A hint of `name`'s kind: its failure is logged, never raised."""
+        await self._hint(name, send, failed, *args)
+
+    async def _hint(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
                     *args: object) -> None:
         if time.monotonic() < self._paused_until[name]:
             return

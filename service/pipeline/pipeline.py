@@ -24,6 +24,7 @@ from service.pipeline.hooks import CommitHints, NoScheduler, Publisher, Schedule
 from service.pipeline.outcome import Outcome, OutcomeStatus
 from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
+from service.projections import ratings
 from service.projections.rows import read_model_rows
 from service.store.event_store import EventStore
 from service.store.records import (
@@ -261,6 +262,10 @@ class Pipeline:
             self.cache.put(after)
         await self.hints.after_commit(command.game_id, after.version, rows.due,
                                       players_to_tell(game, after))
+        if after.lobby is not None and after.lobby.rated and game.status != after.status == (
+                "finished"):  # the ratings count it now (the sweepers will if this fails)
+            await self.hints.send("rate", lambda: ratings.catch_up(self.store),
+                                  "could not rate game %s yet", command.game_id)
         return Outcome(command.game_id, after.version, tuple(batch.stored))
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:

@@ -84,6 +84,16 @@ class PlayerDirectory:
         self._remember(api_key, player)
         return player
 
+    async def by_id(self, player_id: str) -> Player | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                .where(players.c.player_id == player_id))).first()
+        if row is None:
+            return None
+        at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        return Player(row.player_id, row.name, at)
+
     def _remember(self, api_key: str, player: Player) -> None:
         if len(self._by_key) < self._cache_size:
             self._by_key[api_key] = player

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from msgspec.structs import replace
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from service.projections import ratings
 from service.projections.rows import games_row, view_rows
 from service.store.event_store import EventStore
 from service.store.records import as_utc
@@ -31,6 +32,7 @@ class RebuildStats:
     games: int
     events: int
     seconds: float
+    rated_games: int = 0
 
 
 class _Batch:
@@ -83,7 +85,8 @@ async def rebuild(store: EventStore) -> RebuildStats:
             batch.add(_finish(game, version, last_hash, first_at, last_at))
             n_games += 1
         await batch.flush(conn)
-    return RebuildStats(n_games, n_events, time.perf_counter() - started)
+    rated = await ratings.rebuild(store)  # from the games rows just written
+    return RebuildStats(n_games, n_events, time.perf_counter() - started, rated)
 
 
 def _finish(game: Game, version: int, last_hash: str, first_at: datetime | None,

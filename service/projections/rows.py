@@ -40,6 +40,7 @@ def games_row(game: Game) -> dict[str, Any]:
         "turn_clock": lobby.turn_clock,
         "timeout_policy": _encode(lobby.timeout_policy).decode(),
         "spectator_delay": lobby.spectator_delay,
+        "rated": lobby.rated,
         "created_at": game.created_at,
         **games_progress(game),
     }

@@ -14,6 +14,7 @@ import logging
 from datetime import UTC, datetime
 
 from service.pipeline import Pipeline
+from service.projections import ratings
 from service.projections.due import overdue
 from service.scheduling.decision_job import take_due_decision
 from service.table.clock import BOT_TURN, DueWork
@@ -85,6 +86,7 @@ class InProcessScheduler:
                 continue
             await self.schedule(due.game_id, due)
             started += 1
+        await ratings.catch_up(self.pipeline.store)  # a game whose rating hint failed
         return started
 
     async def close(self) -> None:

@@ -78,6 +78,11 @@ class EventStore(ABC):
     def seats_hold(self, player_id: str) -> sa.ColumnElement[bool]:
         """Whether a `games` row's seats hold the player (`?mine=true`)."""
 
+    async def exclusive(self, conn: AsyncConnection, key: int) -> None:
+        """Hold `key` for the rest of `conn`'s write transaction, against every other writer
+        that asks for it (SQLite: its one writer at a time already is)."""
+        return None
+
     async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
         """The events after version `after`: all another process can have added to a game
         this one has folded (a catch-up)."""

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.store.codec import EventCodec, default_codec
 from service.store.event_store import EventStore
@@ -51,6 +51,9 @@ class PostgresEventStore(EventStore):
 
     async def commit(self, batch: Batch, rows: ReadModelRows) -> None:
         await self._committer.commit(batch, rows)
+
+    async def exclusive(self, conn: AsyncConnection, key: int) -> None:
+        await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
 
     async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
         return [self.decode_row(r) for r in await self._tail.fetch(_AFTER, game_id, after)]

@@ -68,6 +68,7 @@ games = sa.Table(
     sa.Column("timeout_policy", JsonText, nullable=False),
     # Events a watcher trails the table by while the game runs (0: none).
     sa.Column("spectator_delay", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("pending_seats", JsonText, nullable=False),
     sa.Column("deadline", Timestamp, nullable=True),
@@ -120,6 +121,36 @@ players = sa.Table(
     sa.Column("key_sha256", sa.String(64), nullable=False),
     sa.Column("created_at", Timestamp, nullable=False),
     sa.UniqueConstraint("key_sha256", name="uq_players_key"),
+)
+
+# Ratings: a projection of the finished rated games, in the order they finished
+# (`projections/ratings.py`). `identity` is `player:<id>` or `bot:<level>`; `family` is `2p` or
+# `3-6p`; `ordinal` (mu − 3 sigma) orders the leaderboard.
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("identity", sa.String(96), primary_key=True),
+    sa.Column("family", sa.String(8), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("ordinal", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Index("ix_ratings_board", "family", "ordinal"),
+)
+
+# Each rated game's effect on its seats' ratings, for its summary.
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("identity", sa.String(96), nullable=False),
+    sa.Column("family", sa.String(8), nullable=False),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=False),
+    sa.Column("sigma_before", sa.Float, nullable=False),
+    sa.Column("mu_after", sa.Float, nullable=False),
+    sa.Column("sigma_after", sa.Float, nullable=False),
 )
 
 # At most one pending decision per game, so at most one row of due work.

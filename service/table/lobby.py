@@ -59,6 +59,12 @@ SPECTATOR_DELAY_DOC = (
     " once it is over everyone sees all of it.")
 
 
+RATED_DOC = (
+    "Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each"
+    " bot level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up"
+    " a seat, by resigning or to the clock, is ranked last.")
+
+
 class TimeoutPolicy(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     __doc__ = TIMEOUT_POLICY_DOC
 
@@ -102,6 +108,7 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
         ),
     ]
     spectator_delay: Annotated[int, doc(SPECTATOR_DELAY_DOC)] = 0
+    rated: Annotated[bool, doc(RATED_DOC)] = False
 
 
 class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
@@ -145,6 +152,7 @@ class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
     timeout_policy: TimeoutPolicy = TimeoutPolicy()
     public: bool = True
     spectator_delay: int = 0
+    rated: bool = False
 
 
 class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
@@ -182,6 +190,7 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
     timeout_policy: TimeoutPolicy
     seats: tuple[SeatHolder | None, ...]
     spectator_delay: int = 0
+    rated: bool = False
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
@@ -207,7 +216,8 @@ def create(command: CreateGame, creator: str) -> GameCreated:
         raise RuleViolation(RuleCode.INVALID_SPECTATOR_DELAY, "A spectator delay is at least 0.")
     seats = command.seats + (None,) * (n - len(command.seats))
     return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
-                       command.timeout_policy, command.public, command.spectator_delay)
+                       command.timeout_policy, command.public, command.spectator_delay,
+                       command.rated)
 
 
 def _pick_seat(lobby: Lobby, seat: int | None) -> int:
@@ -254,7 +264,7 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
     match event:
         case GameCreated():
             return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
-                         event.seats, event.spectator_delay)
+                         event.seats, event.spectator_delay, event.rated)
         case SeatTaken(seat=seat, controller=controller) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, controller))
         case SeatLeft(seat=seat) if lobby is not None:

@@ -19,6 +19,7 @@ from cya_client.areas.lobby import AsyncGames, Games
 from cya_client.areas.ops import AsyncOps, Ops
 from cya_client.areas.play import AsyncPlay, Play
 from cya_client.areas.players import AsyncPlayers, Players
+from cya_client.areas.ratings import AsyncRatings, Ratings
 from cya_client.areas.rulesets import AsyncRulesets, Rulesets
 from cya_client.transport import DEFAULT_RETRY, AsyncSession, Call, RetryPolicy, Session
 
@@ -36,6 +37,7 @@ OPERATIONS = {
     "listEvents": "follow.events", "getHistory": "audit.history",
     "getHistoryPage": "audit.history_page", "getStateAt": "audit.state",
     "verifyGame": "audit.verify", "listRulesets": "rulesets.catalogue",
+    "getLeaderboard": "ratings.leaderboard", "getPlayer": "ratings.player",
     "getHealth": "ops.health", "getReadiness": "ops.ready", "getMetrics": "ops.metrics",
 }
 
@@ -54,6 +56,7 @@ class Client:
         self.follow = Follow(self.session)
         self.audit = Audit(self.session)
         self.rulesets = Rulesets(self.session)
+        self.ratings = Ratings(self.session)
         self.ops = Ops(self.session)
 
     @property
@@ -95,6 +98,7 @@ class AsyncClient:
         self.follow = AsyncFollow(self.session)
         self.audit = AsyncAudit(self.session)
         self.rulesets = AsyncRulesets(self.session)
+        self.ratings = AsyncRatings(self.session)
         self.ops = AsyncOps(self.session)
 
     @property

@@ -491,6 +491,10 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat.
     public: bool
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last.
+    rated: bool
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -570,6 +574,13 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat.
     public: bool
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last.
+    rated: bool
+    #: Once a rated game is over and counted: what it did to each seat's rating; null before, and
+    #: for an unrated game.
+    rating_changes: list[RatingChange] | None
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -714,6 +725,28 @@ class JoinSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int | UnsetType | None = UNSET
 
 
+class Leaderboard(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A page of `GET /v1/leaderboard`."""
+    #: Best first.
+    entries: list[LeaderboardEntry]
+    #: The family of games ranked.
+    family: Literal["2p", "3-6p"]
+    #: Pass it as `?offset=` for the next page; null on the last.
+    next_offset: int | None
+
+
+class LeaderboardEntry(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One place on the leaderboard."""
+    #: `player:<player id>` or `bot:<level>`.
+    identity: str
+    #: The player's display name, or the bot level's.
+    name: str
+    #: 1 for the best rating.
+    place: int
+    #: Its rating in this family.
+    rating: RatingOut
+
+
 class LegalCommands(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Your legal commands now, as `GET /v1/games/{game_id}/legal-commands` returns them."""
     #: Each ready to post to `POST /v1/games/{game_id}/commands` as it is; empty while the decision
@@ -767,6 +800,10 @@ class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat. Default: `true`.
     public: bool | UnsetType = UNSET
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last. Default: `false`.
+    rated: bool | UnsetType = UNSET
     #: How the game is played.
     ruleset: RuleSet
     #: While the game runs, watchers (anyone without a seat) see it this many events behind the
@@ -948,13 +985,17 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class PlayerOut(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The calling player, as `GET /v1/players/me` returns it."""
+    """
+    A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`) returns it.
+    """
     #: When the player was created.
     created_at: datetime
     #: Display name.
     name: str
     #: The player's id; a game names its creator and players by it.
     player_id: str
+    #: Its ratings, one per family it played rated games in.
+    ratings: list[RatingOut]
 
 
 class ProblemBody(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -984,6 +1025,39 @@ class ProblemBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     title: str
     #: A URI naming the kind of problem; it ends with `code`, hyphenated.
     type: str
+
+
+class RatingChange(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What a finished rated game did to one seat's rating."""
+    #: The rating (ordinal) after it.
+    after: float
+    #: The rating (ordinal) before the game.
+    before: float
+    #: Which games: `2p` (2-player games) or `3-6p` (3 to 6 players), rated apart.
+    family: Literal["2p", "3-6p"]
+    #: Who was rated: `player:<player id>` (the player who held the seat at the deal, also one who
+    #: gave it up) or `bot:<level>`.
+    identity: str
+    #: The seat's place in the game, 1 the best (a shared place shares a rank; a seat given up is
+    #: last).
+    rank: int
+    #: The seat.
+    seat: int
+
+
+class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A rating in one family of games (OpenSkill, Plackett–Luce)."""
+    #: Which games: `2p` (2-player games) or `3-6p` (3 to 6 players), rated apart.
+    family: Literal["2p", "3-6p"]
+    #: Rated games counted.
+    games: int
+    #: The skill estimate's mean (25 at the start).
+    mu: float
+    #: The rating shown and ranked by: OpenSkill's ordinal, mu − 3 sigma (a conservative estimate; a
+    #: new player starts at 0).
+    rating: float
+    #: Its uncertainty (25/3 at the start; shrinks with games).
+    sigma: float
 
 
 class Respond(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="respond"):

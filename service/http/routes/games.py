@@ -7,7 +7,7 @@ import binascii
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Response, get, post
@@ -41,6 +41,7 @@ from service.http.schemas import (
     GameSummary,
     JoinSeat,
     NewGame,
+    RatingChange,
 )
 from service.pipeline import Outcome
 from service.players.directory import Player, names_of
@@ -51,6 +52,8 @@ from service.projections.games import (
     lobby_page,
     spectator_view_json,
 )
+from service.projections.leaderboard import changes_of
+from service.projections.ratings import ordinal
 from service.table.clock import deadline
 from service.table.game import Game
 from service.table.lobby import (
@@ -98,17 +101,27 @@ def _named(game: GameAccess | Lobby, names: dict[str, str]) -> dict[str, str]:
     return {p: names[p] for p in people(game) if p in names}
 
 
-def summary(access: GameAccess, names: dict[str, str]) -> GameSummary:
+def summary(access: GameAccess, names: dict[str, str],
+            changes: dict[str, list[Any]] | None = None) -> GameSummary:
+    """`changes`: rating changes by game (`leaderboard.changes_of`), for rated games."""
     r = access.row
+    counted = (changes or {}).get(r.game_id)
     return GameSummary(
         game_id=r.game_id, status=r.status, creator=r.creator, public=r.public,
         ruleset=_rules.decode(r.ruleset), players=r.players, seats=access.seats,
         names=_named(access, names),
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
-        spectator_delay=r.spectator_delay,
+        spectator_delay=r.spectator_delay, rated=r.rated,
+        rating_changes=[rating_change(c) for c in counted] if counted else None,
         version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
+
+
+def rating_change(row: Any) -> RatingChange:
+    return RatingChange(row.seat, row.identity, row.family, row.rank,
+                        ordinal(row.mu_before, row.sigma_before),
+                        ordinal(row.mu_after, row.sigma_after))
 
 
 def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
@@ -122,7 +135,8 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         ruleset=state.ruleset, players=state.players, seats=list(lobby.seats),
         names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy,
-        spectator_delay=lobby.spectator_delay, version=game.version,
+        spectator_delay=lobby.spectator_delay, rated=lobby.rated, rating_changes=None,
+        version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )
@@ -227,7 +241,8 @@ class GamesController(Controller):
         except SeatPlanError as exc:
             raise malformed(request, "body", exc.key, str(exc)) from None
         command = CreateGame(data.ruleset, seats, data.turn_clock,
-                             data.timeout_policy.policy(), data.public, data.spectator_delay)
+                             data.timeout_policy.policy(), data.public, data.spectator_delay,
+                             data.rated)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
         return Response(await self._answer(runtime, outcome), status_code=201,
@@ -267,7 +282,8 @@ class GamesController(Controller):
             found, more = await lobby_page(store, conn, which, after=_cursor(cursor),
                                            limit=limit)
             names = await names_of(conn, (p for access in found for p in people(access)))
-        page = [summary(access, names) for access in found]
+            changes = await changes_of(conn, (a.game_id for a in found if a.row.rated))
+        page = [summary(access, names, changes) for access in found]
         next_cursor = None
         if more and found:
             last = found[-1].row
@@ -288,12 +304,13 @@ class GamesController(Controller):
                 viewer_in(access, player)  # its summary shows what joining means
             raw = await spectator_view_json(conn, game_id)
             names = await names_of(conn, people(access))
+            changes = await changes_of(conn, [game_id] if access.row.rated else [])
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
         at = access.horizon(access.seat_of(player.player_id))
         if view is not None and at < access.version:  # a watcher, behind by the delay
             then = await runtime.services.pipeline.at_version(game_id, at)
             view = spectator_view(then.state) if then.state and then.status != "lobby" else None
-        return GameDetail(summary(access, names), view)
+        return GameDetail(summary(access, names, changes), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)

@@ -24,10 +24,12 @@ from service.http import examples
 from service.http.context import Authed, Runtime, authenticate, runtime_of
 from service.http.openapi import PublicOptionalBodyOperation
 from service.http.problems import problem_responses
+from service.http.routes.ratings import player_out
 from service.http.schemas import HEADER_SCHEMA, NewPlayer, PlayerCreated, PlayerOut
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.http.turns import PlayerNews, Told, news_for, news_time
 from service.projections.games import games_of_player
+from service.projections.leaderboard import ratings_of
 
 
 class PlayersController(Controller):
@@ -54,7 +56,8 @@ class PlayersController(Controller):
          responses=problem_responses(401, 429), before_request=authenticate)
     async def me(self, request: Authed) -> PlayerOut:
         player = request.user
-        return PlayerOut(player.player_id, player.name, player.created_at)
+        async with runtime_of(request).services.store.read() as conn:
+            return player_out(player, await ratings_of(conn, f"player:{player.player_id}"))
 
 
 NEWS_ID = r"^[0-9]{1,20}\.[0-9A-Za-z_-]{1,64}\.[0-9]{1,9}$"
