@@ -50,6 +50,12 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     )
 
 
+def advance_tournament(tournament_id: str) -> None:
+    """Record a tournament's games that ended, pair what follows, open the tables that may."""
+    rt = runtime()
+    rt.loop.run_until_complete(rt.services.tournaments.runner.advance(tournament_id))
+
+
 def noop() -> None:
     """The benchmark's yardstick: what RQ alone costs from enqueue to finished."""
 

@@ -20,6 +20,8 @@ from service.projections.due import overdue
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
 from service.store.event_store import EventStore
+from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
+from service.tournaments.runner.log import stale_running
 from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -76,4 +78,6 @@ class Sweeper(threading.Thread):
             queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)
         await ratings.catch_up(store)  # a finished rated game whose rating hint failed
+        for tournament_id in await stale_running(store, STALE_AFTER_S):  # a lost wake-up
+            enqueue_advance(queue, tournament_id)
         return n

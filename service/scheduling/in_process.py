@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from service.pipeline import Pipeline
@@ -31,6 +32,8 @@ class InProcessScheduler:
         self.sweep_grace_s = sweep_grace_s
         self._tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}  # game -> (version, task)
         self._sweeper: asyncio.Task[None] | None = None
+        # More to sweep, from packages above this one (the tournaments' stalled runs).
+        self.also_sweep: list[Callable[[], Awaitable[object]]] = []
 
     def attach(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
@@ -87,6 +90,8 @@ class InProcessScheduler:
             await self.schedule(due.game_id, due)
             started += 1
         await ratings.catch_up(self.pipeline.store)  # a game whose rating hint failed
+        for sweep in self.also_sweep:
+            await sweep()
         return started
 
     async def close(self) -> None:

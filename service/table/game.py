@@ -43,6 +43,11 @@ class Game(msgspec.Struct, frozen=True, gc=False):
             return "lobby"
         return "finished" if self.state.status == "finished" else "playing"
 
+    @property
+    def over(self) -> bool:
+        """Finished, or ended without a result."""
+        return self.status == "finished"
+
     def pending_seat(self) -> tuple[int, SeatHolder | None] | None:
         """The seat whose decision the game waits for, and who controls it."""
         if self.status != "playing" or self.state is None or self.lobby is None:
