@@ -38,6 +38,7 @@ from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.ratings import RatingsController
 from service.http.routes.rulesets import list_rulesets
+from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
 from service.http.settings import HttpSettings, get_http_settings
 from service.http.web import UNLIMITED, docs_render_plugins, web_router
@@ -226,7 +227,8 @@ def create_app(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
                         PlayController, TurnController, FollowController, AuditController,
-                        RatingsController, list_rulesets, healthz, readyz, metrics,
+                        RatingsController, TournamentsController, list_rulesets, healthz,
+                        readyz, metrics,
                         web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,

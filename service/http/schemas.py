@@ -13,6 +13,7 @@ from litestar.params import Parameter
 from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
+from service.http.tournament_bodies import NewTournament
 from service.store.codec import AnyEvent
 from service.table.lobby import (
     HAND_OVER_AFTER_DOC,
@@ -403,4 +404,4 @@ Json = dict[str, Any]
 
 # Every request body, for the contract's description of what a client sends
 # (`openapi.request_structs`).
-REQUEST_BODIES = (NewPlayer, NewGame, JoinSeat, AddBotBody, SeatCommand)
+REQUEST_BODIES = (NewPlayer, NewGame, JoinSeat, AddBotBody, SeatCommand, NewTournament)

@@ -153,6 +153,12 @@ class AwaitingMoveDirections(msgspec.Struct, kw_only=True, omit_defaults=True, t
     pile: int
 
 
+class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
+    """One of the server's built-in bots. Several entrants may share a level."""
+    #: The bot level: `random` or `greedy`.
+    level: str
+
+
 class BotSeat(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """A seat played by one of the server's bots."""
     #: How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics score
@@ -838,6 +844,30 @@ class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     hand_over_after: int | UnsetType | None = UNSET
 
 
+class NewTournament(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The body of `POST /v1/tournaments`."""
+    #: Duplicate: how many deals. Default: `1`.
+    deals: int | UnsetType = UNSET
+    #: Who plays: players (`{"kind": "player", "player_id": …}`, a player with a webhook bot
+    #: included) and built-in bots (`{"kind": "bot", "level": "greedy"}`; a level may enter many
+    #: times).
+    entrants: list[PlayerEntrant | BotEntrant]
+    #: `round_robin` (every set of table-size entrants meets once), `swiss` (rounds paired on the
+    #: standings so far) or `duplicate` (each deal played at every seat rotation by every group of
+    #: entrants, so results compare on the same cards).
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: The tournament's name. Default: `"tournament"`.
+    name: str | UnsetType = UNSET
+    #: Listed, and open to watchers with its games. Default: `true`.
+    public: bool | UnsetType = UNSET
+    #: Its games update ratings. Default: `false`.
+    rated: bool | UnsetType = UNSET
+    #: Swiss: how many rounds; null: ceil(log2(entrants)).
+    rounds: int | UnsetType | None = UNSET
+    #: How every game of the tournament is played.
+    ruleset: RuleSet
+
+
 class NewsGameFinished(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_finished"):
     """A game you sat in is over."""
     #: The game's id.
@@ -981,6 +1011,12 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Display name.
     name: str
     #: The player's id; a game names its creator and players by it.
+    player_id: str
+
+
+class PlayerEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="player"):
+    """A player (a person, or a bot that plays through the API or a webhook)."""
+    #: The player's id.
     player_id: str
 
 
@@ -1374,6 +1410,35 @@ class StackMove(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
 
 
+class Standing(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One entrant's place in the standings."""
+    #: Duplicate only: `vs_field` deal by deal (a deal not yet complete counts what is).
+    by_deal: list[float] | None
+    #: The entrant's index in the tournament's `entrants`.
+    entrant: int
+    #: Finished games played (abandoned ones do not count).
+    games: int
+    #: `player:<player id>` or `bot:<level>`.
+    identity: str
+    #: 1 for the best; entrants level on every key share a place.
+    place: int
+    #: Points from every finished game (and byes).
+    points: float
+    #: Duplicate only: the entrant's totals minus the field's mean totals on the same deal and seat,
+    #: summed; null in the other formats.
+    vs_field: float | None
+
+
+class StandingsOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """`GET /v1/tournaments/{id}/standings`."""
+    #: Best first.
+    standings: list[Standing]
+    #: `running` or `finished`.
+    status: str
+    #: The tournament's id.
+    tournament_id: str
+
+
 class StateOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Your view of a game at a past version, as `GET /v1/games/{game_id}/state` returns it."""
     #: The game's id.
@@ -1399,6 +1464,33 @@ class SwapPlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
     target_seat: int
 
 
+class TableOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One game of the tournament."""
+    #: The index of the seed (in `seed_hashes`) its game is dealt from: the tables of one duplicate
+    #: deal share it.
+    deal: int
+    #: Its game, once opened; null before.
+    game_id: str | None
+    #: How its game ended; null until then.
+    result: TableResult | None
+    #: Its round, 1-based (duplicate: its deal's number).
+    round: int
+    #: The entrant (index into `entrants`) in each seat.
+    seats: list[int]
+    #: The table's number, 0-based.
+    table: int
+
+
+class TableResult(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A table's game as it ended: copied from the game's log."""
+    #: The game ended abandoned: nobody scores.
+    abandoned: bool
+    #: Each seat's total at the end.
+    totals: list[int]
+    #: The winning seats; empty when abandoned.
+    winners: list[int]
+
+
 class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the expired
@@ -1411,6 +1503,89 @@ class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again.
     hand_over_after: int | None
+
+
+class TournamentItem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A tournament in a list."""
+    #: When.
+    created_at: datetime
+    #: Who created it.
+    creator: str
+    #: Its format.
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: Its name.
+    name: str
+    #: `running` or `finished`.
+    status: str
+    #: Its id.
+    tournament_id: str
+
+
+class TournamentOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A tournament: its rules, entrants, committed seeds, tables and standings."""
+    #: Each round's entrants sitting out (Swiss).
+    byes: list[list[int]]
+    #: When it was created.
+    created_at: datetime
+    #: The player who created it.
+    creator: str
+    #: Duplicate: deals; Swiss: rounds; round robin: games.
+    deals: int
+    #: Who plays: players and built-in bot levels.
+    entrants: list[PlayerEntrant | BotEntrant]
+    #: `round_robin`, `swiss` or `duplicate`.
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: Its name.
+    name: str
+    #: Listed and open to watchers, and so are its games.
+    public: bool
+    #: Its games update ratings.
+    rated: bool
+    #: Rounds paired so far.
+    rounds_paired: int
+    #: How every game of it is played.
+    ruleset: RuleSet
+    #: SHA-256 (hex) of each seed its games are dealt from, published at creation.
+    seed_hashes: list[str]
+    #: The seeds themselves (hex), revealed when the tournament ends; null before.
+    seeds: list[str] | None
+    #: Best first.
+    standings: list[Standing]
+    #: `running` or `finished`.
+    status: str
+    #: Every table paired so far, by number.
+    tables: list[TableOut]
+    #: The tournament's id.
+    tournament_id: str
+    #: When its log last grew.
+    updated_at: datetime
+    #: The tournament log's version.
+    version: int
+
+
+class TournamentPage(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A page of `GET /v1/tournaments`, newest first."""
+    #: The tournaments.
+    tournaments: list[TournamentItem]
+
+
+class TournamentVerifyReport(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What `GET /v1/tournaments/{id}/verify` answers."""
+    #: Deals whose tables were all dealt the same cards (the first round's deal, compared event for
+    #: event).
+    deals_identical: int
+    #: Events in the tournament's own log.
+    events: int
+    #: Tables whose game passed its own verify and was dealt from its deal's seed.
+    games_verified: int
+    #: True when every check passed.
+    ok: bool
+    #: What is wrong, for people; null when `ok` is true.
+    reason: str | None
+    #: Revealed seeds whose SHA-256 is the hash published at creation.
+    seeds_verified: int
+    #: The tournament's id.
+    tournament_id: str
 
 
 class Turn(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -59,14 +59,20 @@ class TournamentRunner:
 
     async def create(self, name: str, creator: str, format: Format, ruleset: RuleSet,
                      entrants: tuple[Entrant, ...], *, deals: int = 1, rounds: int | None = None,
-                     rated: bool = False, public: bool = True) -> Tournament:
-        """Raises `SpecError` for a tournament that cannot be paired."""
+                     rated: bool = False, public: bool = True,
+                     tournament_id: str | None = None) -> Tournament:
+        """Raises `SpecError` for a tournament that cannot be paired. `tournament_id`: from
+        the creator's idempotency key; a tournament that already has it is answered as it
+        stands (a retried creation creates nothing)."""
         needed = seeds_needed(format, len(entrants), ruleset.players, deals, rounds)
         seeds = tuple(secrets.token_bytes(32) for _ in range(needed))
-        t = Tournament(uuid.uuid4().hex)
+        t = Tournament(tournament_id or uuid.uuid4().hex)
         command = CreateTournament(name, creator, format, ruleset, entrants, seeds, rated,
                                    public, deals, rounds)
-        t = await append(self.store, t, decide(t, command), None, f"player:{creator}")
+        try:
+            t = await append(self.store, t, decide(t, command), None, f"player:{creator}")
+        except LogConflict:
+            return (await load(self.store, t.tournament_id))[0]
         await self.wake(t.tournament_id)
         return t
 
