@@ -37,6 +37,7 @@ from service.http.routes.health import healthz, metrics, readyz
 from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.ratings import RatingsController
+from service.http.routes.rematch import RematchController
 from service.http.routes.rulesets import list_rulesets
 from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
@@ -226,6 +227,7 @@ def create_app(
     app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
+                        RematchController,
                         PlayController, TurnController, FollowController, AuditController,
                         RatingsController, TournamentsController, list_rulesets, healthz,
                         readyz, metrics,

@@ -29,9 +29,12 @@ from service.table.lobby import (
 
 class GameStatus(enum.StrEnum):
     """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
-    `finished`."""
+    `finished`; or over without a result: `expired` (a lobby never started in time) or
+    `abandoned` (a game without a clock that waited on a human too long)."""
 
     # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
+    ABANDONED = "abandoned"
+    EXPIRED = "expired"
     FINISHED = "finished"
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -233,6 +236,16 @@ class GameSummary(msgspec.Struct):
     rating_changes: Annotated[list[RatingChange] | None, doc(
         "Once a rated game is over and counted: what it did to each seat's rating; null "
         "before, and for an unrated game.")]
+    invited: Annotated[list[str | None], doc(
+        "Seats kept for invited players (a rematch's), by seat number: the player id, or null;"
+        " empty when nobody was invited. Only that player may take a kept seat (`POST "
+        "/seats`), or decline it (`POST /decline`), which opens it to anyone.")]
+    rematch_of: Annotated[str | None, doc("The game this one is a rematch of; null if none.")]
+    rematch: Annotated[str | None, doc(
+        "The rematch one of its players asked for once it was over (`POST /rematch`); null "
+        "if none.")]
+    end_reason: Annotated[str | None, doc(
+        "Why the game ended without a result (`expired`, `abandoned`); null otherwise.")]
     version: Annotated[int, doc(_VERSION)]
     awaiting: Annotated[list[int], doc(_AWAITING)]
     deadline: Annotated[datetime | None, doc(_DEADLINE)]

@@ -69,6 +69,11 @@ games = sa.Table(
     # Events a watcher trails the table by while the game runs (0: none).
     sa.Column("spectator_delay", sa.Integer, nullable=False, server_default="0"),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Seats kept for invited players (a rematch's), by seat: [player id or null]; [] if none.
+    sa.Column("invited", JsonText, nullable=False, server_default="[]"),
+    sa.Column("rematch_of", sa.String(64), nullable=True),
+    sa.Column("rematch", sa.String(64), nullable=True),  # the rematch offered after it
+    sa.Column("end_reason", sa.Text, nullable=True),  # why it expired or was abandoned
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("pending_seats", JsonText, nullable=False),
     sa.Column("deadline", Timestamp, nullable=True),

@@ -32,3 +32,24 @@ def test_given_a_swiss_tournament_of_bots_through_the_sdk_then_it_ends_verified(
     assert report.ok and report.games_verified == 2 and report.seeds_verified == 2
     assert sum(s.points for s in standings.standings) == 2 * 1.0 + 2 * 0.5  # games + byes
     assert created.tournament_id in {t.tournament_id for t in listed.tournaments}
+
+
+def test_given_a_game_against_a_bot_when_it_ends_then_the_rematch_seats_the_bot_at_once(
+        embedded: Server):
+    with player(embedded.url, "ann") as client:
+        game = client.games.create(models.NewGame(
+            ruleset=models.RuleSet(players=2, end_mode="quick"),
+            bots=[models.BotSpec(level="greedy", seat=0)]))
+        client.games.start(game.game_id)
+        client.games.resign(game.game_id)  # the bots play it out
+        deadline = time.monotonic() + 60
+        while client.games.get(game.game_id).summary.status != "finished":
+            assert time.monotonic() < deadline, "the bots' game did not finish"
+            time.sleep(0.2)
+
+        rematch = client.games.rematch(game.game_id)
+        started = client.games.start(rematch.game_id)
+
+    assert rematch.rematch_of == game.game_id and rematch.invited == [None, None]
+    assert [type(s).__name__ for s in rematch.seats] == ["HumanSeat", "BotSeat"]
+    assert started.status == "playing"

@@ -41,7 +41,7 @@ EndMode: TypeAlias = Literal[
 
 
 #: `lobby` before the deal, `playing` or `finished`.
-GameStatus: TypeAlias = Literal["finished", "lobby", "playing"]
+GameStatus: TypeAlias = Literal["abandoned", "expired", "finished", "lobby", "playing"]
 
 
 #: Later rounds start left of the last first player, or with the poorest (§5.4).
@@ -487,6 +487,19 @@ class FormSet(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type"
     source: SetSource
 
 
+class GameAbandoned(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_abandoned"):
+    """
+    A running game without a turn clock waited on a human seat too long: it ended abandoned, without
+    winners; ratings leave it out.
+    """
+    #: The player who held that seat.
+    player_id: str
+    #: Why, in words, e.g. `no human acted for 7 days`.
+    reason: str
+    #: The seat whose decision the game waited for.
+    seat: int
+
+
 class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_created"):
     """
     A game was created: the first event of its log. Players take its open seats, and the creator
@@ -494,6 +507,9 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     """
     #: The player id of the game's creator.
     creator: str
+    #: Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty
+    #: when nobody is invited. Only that player may take a kept seat, until they decline it.
+    invited: list[str | None]
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat.
     public: bool
@@ -501,6 +517,8 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
     #: by resigning or to the clock, is ranked last.
     rated: bool
+    #: The game this one is a rematch of; null if none.
+    rematch_of: str | None
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -571,8 +589,14 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: When the pending decision times out (turn clock); null without a clock, for a bot's decision,
     #: or when no decision is pending.
     deadline: datetime | None
+    #: Why the game ended without a result (`expired`, `abandoned`); null otherwise.
+    end_reason: str | None
     #: The game's id, for the `/v1/games/{game_id}` routes.
     game_id: str
+    #: Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty
+    #: when nobody was invited. Only that player may take a kept seat (`POST /seats`), or decline it
+    #: (`POST /decline`), which opens it to anyone.
+    invited: list[str | None]
     #: The display names of the game's creator and of the players in `seats`, by player id.
     names: dict[str, str]
     #: The number of seats.
@@ -587,6 +611,10 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Once a rated game is over and counted: what it did to each seat's rating; null before, and
     #: for an unrated game.
     rating_changes: list[RatingChange] | None
+    #: The rematch one of its players asked for once it was over (`POST /rematch`); null if none.
+    rematch: str | None
+    #: The game this one is a rematch of; null if none.
+    rematch_of: str | None
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -725,6 +753,14 @@ class ImproveSet(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
     card: str
 
 
+class InvitationDeclined(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="invitation_declined"):
+    """Before the start, an invited player declined the seat kept for them; it is open."""
+    #: The player who declined.
+    player_id: str
+    #: The seat that was kept for them.
+    seat: int
+
+
 class JoinSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The optional body of `POST /v1/games/{game_id}/seats`: the seat to take."""
     #: The seat to take; null: the lowest open seat.
@@ -764,6 +800,12 @@ class LegalCommands(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
     #: The game version the commands are legal at.
     version: int
+
+
+class LobbyExpired(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="lobby_expired"):
+    """The game was never started and its lobby expired: it is over without a deal."""
+    #: Why, in words, e.g. `not started within 24 hours`.
+    reason: str
 
 
 class MoveDirectionChosen(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="move_direction_chosen"):
@@ -1094,6 +1136,17 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     rating: float
     #: Its uncertainty (25/3 at the start; shrinks with games).
     sigma: float
+
+
+class RematchOffered(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="rematch_offered"):
+    """
+    One of the game's players asked for a rematch: a new game with the same rules, the seats
+    rotated, the other players invited to their new seats.
+    """
+    #: The rematch's game id.
+    game_id: str
+    #: The player who asked for it.
+    player_id: str
 
 
 class Respond(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="respond"):
@@ -1731,6 +1784,10 @@ Event: TypeAlias = (
     | SeatTaken
     | SeatLeft
     | SeatResigned
+    | LobbyExpired
+    | GameAbandoned
+    | RematchOffered
+    | InvitationDeclined
     | DecisionTimedOut
     | SeatHandedToBot
 )

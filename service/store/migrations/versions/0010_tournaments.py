@@ -1,5 +1,6 @@
 """Tournaments: each its own append-only, hash-chained log, its read model (public state and
-standings), and which tournament table each of its games is.
+standings), and which tournament table each of its games is. And on a game's row: the seats
+kept for invited players, its rematch, and why it ended without a result.
 
 Revision ID: 0010
 Revises: 0009
@@ -22,6 +23,11 @@ Timestamp = sa.DateTime(timezone=True)
 
 
 def upgrade() -> None:
+    # Rematches and games that end without a result (expired lobbies, abandoned games).
+    op.add_column("games", sa.Column("invited", JsonText, nullable=False, server_default="[]"))
+    op.add_column("games", sa.Column("rematch_of", sa.String(64), nullable=True))
+    op.add_column("games", sa.Column("rematch", sa.String(64), nullable=True))
+    op.add_column("games", sa.Column("end_reason", sa.Text, nullable=True))
     op.create_table(
         "tournament_events",
         sa.Column("tournament_id", sa.String(64), primary_key=True),
@@ -66,3 +72,5 @@ def downgrade() -> None:
     op.drop_index("ix_tournaments_created", "tournaments")
     op.drop_table("tournaments")
     op.drop_table("tournament_events")
+    for column in ("end_reason", "rematch", "rematch_of", "invited"):
+        op.drop_column("games", column)
