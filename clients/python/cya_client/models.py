@@ -1704,6 +1704,9 @@ class VerifyReport(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     #: `cards_drawn` events that took exactly the top cards of the draw pile.
     draws_verified: int
+    #: How a game that ended without a result ended, as its log records it: `expired: <reason>` or
+    #: `abandoned: <reason>`; null otherwise.
+    ended: str | None
     #: The number of events in the game's log.
     events: int
     #: The version of the event found wrong (checking stops at the first); null when `ok` is true.
