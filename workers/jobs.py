@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
-from service.scheduling import decision_job
+from service.scheduling import decision_job, idle_games
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 
@@ -48,6 +48,20 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     return rt.loop.run_until_complete(
         decision_job.take_due_decision(rt.services.pipeline, game_id, version, kind, seat)
     )
+
+
+def advance_tournament(tournament_id: str) -> None:
+    """Record a tournament's games that ended, pair what follows, open the tables that may."""
+    rt = runtime()
+    rt.loop.run_until_complete(rt.services.tournaments.runner.advance(tournament_id))
+
+
+def end_idle_game(game_id: str) -> bool:
+    """An expired lobby, or a game abandoned by its humans (`scheduling.idle_games`)."""
+    rt = runtime()
+    s = rt.services.settings
+    return rt.loop.run_until_complete(
+        idle_games.end_if_idle(rt.services.pipeline, game_id, s.lobby_ttl_s, s.abandon_after_s))
 
 
 def noop() -> None:

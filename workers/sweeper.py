@@ -17,12 +17,16 @@ from rq import Queue
 
 from service.projections import ratings
 from service.projections.due import overdue
+from service.scheduling.idle_games import idle_candidates
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
 from service.store.event_store import EventStore
+from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
+from service.tournaments.runner.log import stale_running
 from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
+IDLE_JOB = "workers.jobs.end_idle_game"
 
 
 def lock_key(queue_name: str) -> str:
@@ -76,4 +80,9 @@ class Sweeper(threading.Thread):
             queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)
         await ratings.catch_up(store)  # a finished rated game whose rating hint failed
+        for tournament_id in await stale_running(store, STALE_AFTER_S):  # a lost wake-up
+            enqueue_advance(queue, tournament_id)
+        for game_id in await idle_candidates(store, s.lobby_ttl_s, s.abandon_after_s):
+            queue.enqueue(IDLE_JOB, game_id, job_id=f"cya-idle-{game_id}", job_timeout=30,
+                          result_ttl=0, failure_ttl=3600)
         return n

@@ -16,6 +16,7 @@ from service.store.chain import event_hash
 from service.store.event_store import EventStore
 from service.store.records import visibility_of
 from service.store.tables import games
+from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import GENESIS_HASH
 
 _DOMAIN_EVENTS = typing.get_args(Event)
@@ -44,6 +45,9 @@ class VerifyReport(msgspec.Struct, frozen=True):
             " is true."),
     ]
     reason: Annotated[str | None, doc("What is wrong, for people; null when `ok` is true.")]
+    ended: Annotated[str | None, doc(
+        "How a game that ended without a result ended, as its log records it: `expired: "
+        "<reason>` or `abandoned: <reason>`; null otherwise.")] = None
 
 
 async def _recorded_version(store: EventStore, game_id: str) -> int | None:
@@ -69,6 +73,7 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
     prev = GENESIS_HASH
     log: list[Event] = []
     versions: list[int] = []
+    ended: str | None = None
     for expected_version, r in enumerate(rows, start=1):
         if r.version != expected_version:
             return bad(expected_version, f"version {expected_version} is missing")
@@ -85,6 +90,8 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
         if r.visibility != visibility_of(ev):
             return bad(r.version, f"the event is stored as visible to {r.visibility!r}; "
                                   f"its type is visible to {visibility_of(ev)!r}")
+        if isinstance(ev, LobbyExpired | GameAbandoned):
+            ended = f"{'expired' if isinstance(ev, LobbyExpired) else 'abandoned'}: {ev.reason}"
         if isinstance(ev, _DOMAIN_EVENTS):
             log.append(ev)
             versions.append(r.version)
@@ -98,9 +105,9 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
                               "ends")
     result = audit(log) if log else None
     if result is None:
-        return VerifyReport(game_id, True, len(rows), 0, 0, None, None)
+        return VerifyReport(game_id, True, len(rows), 0, 0, None, None, ended)
     if result.finding is not None:
         return bad(versions[result.finding.index], result.finding.reason,
                    result.rounds_verified, result.draws_verified)
     return VerifyReport(game_id, True, len(rows), result.rounds_verified, result.draws_verified,
-                        None, None)
+                        None, None, ended)

@@ -19,6 +19,7 @@ class RuleCode(enum.StrEnum):
     DUPLICATE_CARDS = "duplicate_cards"
     DUPLICATE_PLAYER = "duplicate_player"
     GAME_FULL = "game_full"
+    GAME_NOT_OVER = "game_not_over"
     GAME_OVER = "game_over"
     INVALID_CARD = "invalid_card"
     INVALID_CLOCK = "invalid_clock"

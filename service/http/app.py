@@ -37,7 +37,9 @@ from service.http.routes.health import healthz, metrics, readyz
 from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.ratings import RatingsController
+from service.http.routes.rematch import RematchController
 from service.http.routes.rulesets import list_rulesets
+from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
 from service.http.settings import HttpSettings, get_http_settings
 from service.http.web import UNLIMITED, docs_render_plugins, web_router
@@ -225,8 +227,10 @@ def create_app(
     app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
+                        RematchController,
                         PlayController, TurnController, FollowController, AuditController,
-                        RatingsController, list_rulesets, healthz, readyz, metrics,
+                        RatingsController, TournamentsController, list_rulesets, healthz,
+                        readyz, metrics,
                         web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         request_class=BodyRequest,

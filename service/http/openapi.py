@@ -231,7 +231,8 @@ def _named(schema: Schema | Reference, named: dict[str, Schema]) -> Schema | Ref
 # Routes that only read a game: open without a key, to watch public games.
 WATCHABLE = frozenset({"listGames", "getGame", "getView", "listEvents", "getHistory",
                        "getHistoryPage", "getStateAt", "verifyGame", "getLeaderboard",
-                       "getPlayer"})
+                       "getPlayer", "listTournaments", "getTournament",
+                       "getTournamentStandings", "verifyTournament"})
 
 
 def document_optional_keys(openapi: OpenAPI) -> None:

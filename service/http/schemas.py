@@ -13,6 +13,7 @@ from litestar.params import Parameter
 from service.domain import GameView, RuleSet
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
+from service.http.tournament_bodies import NewTournament
 from service.store.codec import AnyEvent
 from service.table.lobby import (
     HAND_OVER_AFTER_DOC,
@@ -28,9 +29,12 @@ from service.table.lobby import (
 
 class GameStatus(enum.StrEnum):
     """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
-    `finished`."""
+    `finished`; or over without a result: `expired` (a lobby never started in time) or
+    `abandoned` (a game without a clock that waited on a human too long)."""
 
     # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
+    ABANDONED = "abandoned"
+    EXPIRED = "expired"
     FINISHED = "finished"
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -232,6 +236,16 @@ class GameSummary(msgspec.Struct):
     rating_changes: Annotated[list[RatingChange] | None, doc(
         "Once a rated game is over and counted: what it did to each seat's rating; null "
         "before, and for an unrated game.")]
+    invited: Annotated[list[str | None], doc(
+        "Seats kept for invited players (a rematch's), by seat number: the player id, or null;"
+        " empty when nobody was invited. Only that player may take a kept seat (`POST "
+        "/seats`), or decline it (`POST /decline`), which opens it to anyone.")]
+    rematch_of: Annotated[str | None, doc("The game this one is a rematch of; null if none.")]
+    rematch: Annotated[str | None, doc(
+        "The rematch one of its players asked for once it was over (`POST /rematch`); null "
+        "if none.")]
+    end_reason: Annotated[str | None, doc(
+        "Why the game ended without a result (`expired`, `abandoned`); null otherwise.")]
     version: Annotated[int, doc(_VERSION)]
     awaiting: Annotated[list[int], doc(_AWAITING)]
     deadline: Annotated[datetime | None, doc(_DEADLINE)]
@@ -403,4 +417,4 @@ Json = dict[str, Any]
 
 # Every request body, for the contract's description of what a client sends
 # (`openapi.request_structs`).
-REQUEST_BODIES = (NewPlayer, NewGame, JoinSeat, AddBotBody, SeatCommand)
+REQUEST_BODIES = (NewPlayer, NewGame, JoinSeat, AddBotBody, SeatCommand, NewTournament)

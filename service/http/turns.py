@@ -50,7 +50,7 @@ class Turn(msgspec.Struct):
 def turn_of(game: Game, seat: int) -> Turn:
     pending = game.pending_seat()
     awaiting = [pending[0]] if pending else []
-    state = game.state if game.status != "lobby" else None
+    state = game.state if game.state is not None and game.state.master_seed else None
     return Turn(game.game_id, game.version, GameStatus(game.status), seat, awaiting,
                 deadline(game) if seat in awaiting else None,
                 None if state is None else player_view(state, seat),

@@ -34,6 +34,9 @@ def creation(game: Game, created: GameCreated) -> Decided:
 def lobby_command(game: Game, command: LobbyCommand, player_id: str,
                   master_seed: Callable[[], bytes]) -> Decided:
     """A seat change before the deal; `Start` deals, with a fresh secret seed."""
+    if game.lobby is not None and game.lobby.ended is not None:
+        raise RuleViolation(RuleCode.GAME_OVER, f"The game is over ({game.lobby.ended}: "
+                            f"{game.lobby.end_reason}).")
     if game.status != "lobby" or game.lobby is None:
         raise RuleViolation(RuleCode.ALREADY_STARTED, "The game has already started (to give up a "
                             "seat in a running game, POST /resign).")
@@ -51,6 +54,9 @@ def _playing(game: Game, seat: int, player_id: str | None) -> None:
     to a bot since the caller looked."""
     if game.status == "lobby" or game.state is None:
         raise RuleViolation(RuleCode.NOT_STARTED, "The game has not started.")
+    if game.lobby is not None and game.lobby.ended is not None:  # the rules would play on
+        raise RuleViolation(RuleCode.GAME_OVER, f"The game is over ({game.lobby.ended}: "
+                            f"{game.lobby.end_reason}).")
     if player_id is not None and not game.held_by(seat, player_id):
         raise RuleViolation(RuleCode.NOT_SEATED, "The seat is no longer yours.")
 
@@ -80,7 +86,7 @@ def resignation(game: Game, player_id: str) -> Decided:
     if game.status == "lobby" or game.lobby is None:
         raise RuleViolation(RuleCode.NOT_STARTED,
                             "The game has not started: leave your seat instead.")
-    if game.status == "finished":
+    if game.over:
         raise RuleViolation(RuleCode.GAME_OVER, "The game is over.")
     seat = game.lobby.seat_of(player_id)
     if seat is None:

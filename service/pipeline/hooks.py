@@ -54,7 +54,8 @@ class CommitHints:
 
     def __init__(self, publisher: Publisher, scheduler: Scheduler) -> None:
         self.publisher, self.scheduler = publisher, scheduler
-        self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0}
+        self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0,
+                                                 "game_over": 0.0}
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
                            players: Sequence[str] = ()) -> None:

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -92,6 +92,9 @@ class Pipeline:
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.hints = CommitHints(self.publisher, self.scheduler)
         self.retries = conflict_retries
+        # Told the id of each game that ends (a tournament's runner listens): a hint, like
+        # the others; the tournaments' sweepers catch what a failed one misses.
+        self.game_over: Callable[[str], Awaitable[None]] | None = None
         # Other processes write this log too: decide on the game as of the log's end, one read
         # of the events past the cached version. Decided on a cached game that is behind, a
         # command's append fails, fails the group it was written with (whose every command is
@@ -114,10 +117,13 @@ class Pipeline:
                                creating=True)
 
     async def lobby(self, game_id: str, command: LobbyCommand, player_id: str,
-                    command_id: str | None = None, expected_version: int | None = None
-                    ) -> Outcome:
+                    command_id: str | None = None, expected_version: int | None = None,
+                    *, master_seed: bytes | None = None) -> Outcome:
+        """`master_seed`: the deal's seed for a `Start` the service itself sends (a
+        tournament's table, dealt from the seed it committed to); never a client's."""
+        seeds = self.master_seeds if master_seed is None else (lambda: master_seed)
         decide = functools.partial(deciders.lobby_command, command=command,
-                                   player_id=player_id, master_seed=self.master_seeds)
+                                   player_id=player_id, master_seed=seeds)
         body = self.store.codec.encode_any(command) + player_id.encode()
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id,
                                expected_version)
@@ -266,6 +272,10 @@ class Pipeline:
                 "finished"):  # the ratings count it now (the sweepers will if this fails)
             await self.hints.send("rate", lambda: ratings.catch_up(self.store),
                                   "could not rate game %s yet", command.game_id)
+        if self.game_over is not None and game.status != after.status and after.over:
+            told = self.game_over
+            await self.hints.send("game_over", lambda: told(command.game_id),
+                                  "could not tell that game %s ended", command.game_id)
         return Outcome(command.game_id, after.version, tuple(batch.stored))
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:

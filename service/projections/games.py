@@ -111,6 +111,6 @@ async def games_of_player(store: EventStore, conn: AsyncConnection, player_id: s
     (None) those not finished; the least recently changed first."""
     q = sa.select(games.c.game_id).where(sa.or_(games.c.creator == player_id,
                                                 store.seats_hold(player_id)))
-    q = (q.where(games.c.status != "finished") if since is None
+    q = (q.where(games.c.status.in_(("lobby", "playing"))) if since is None
          else q.where(games.c.updated_at >= since))
     return list((await conn.scalars(q.order_by(games.c.updated_at).limit(limit))).all())

@@ -4,7 +4,9 @@ Each game is a match of OpenSkill's Plackett–Luce model (the `openskill` packa
 per seat. A seat's identity is the human who held it when the cards were dealt (one who gave
 it up, by resigning or to the clock, is ranked last: a loss), else the bot level that played
 it (`bot:greedy`, a player of its own). Ranks follow the game's own result: its winners first,
-then the others by their totals. Two families are rated apart: 2-player games and 3–6.
+then the others by their totals. Two families are rated apart: 2-player games and 3–6. Only
+finished games count: one that ended without a result (abandoned by its humans, or a lobby
+that expired) has no ranking, so it changes nobody's rating.
 
 Ratings depend on the order of the games, so the table is always what replaying every
 finished rated game in order of (finish time, game id) gives: `catch_up` extends it with the

@@ -41,6 +41,10 @@ def games_row(game: Game) -> dict[str, Any]:
         "timeout_policy": _encode(lobby.timeout_policy).decode(),
         "spectator_delay": lobby.spectator_delay,
         "rated": lobby.rated,
+        "invited": _encode(lobby.invited).decode(),
+        "rematch_of": lobby.rematch_of,
+        "rematch": lobby.rematch,
+        "end_reason": lobby.end_reason,
         "created_at": game.created_at,
         **games_progress(game),
     }

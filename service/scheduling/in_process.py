@@ -11,12 +11,14 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from service.pipeline import Pipeline
 from service.projections import ratings
 from service.projections.due import overdue
 from service.scheduling.decision_job import take_due_decision
+from service.scheduling.idle_games import end_if_idle, idle_candidates
 from service.table.clock import BOT_TURN, DueWork
 
 log = logging.getLogger(__name__)
@@ -24,13 +26,17 @@ log = logging.getLogger(__name__)
 
 class InProcessScheduler:
     def __init__(self, *, bot_delay_ms: int = 0, sweep_interval_s: float = 3.0,
-                 sweep_grace_s: float = 5.0) -> None:
+                 sweep_grace_s: float = 5.0, lobby_ttl_s: float = 86_400.0,
+                 abandon_after_s: float = 7 * 86_400.0) -> None:
+        self.lobby_ttl_s, self.abandon_after_s = lobby_ttl_s, abandon_after_s
         self.pipeline: Pipeline | None = None
         self.bot_delay_ms = bot_delay_ms
         self.sweep_interval_s = sweep_interval_s
         self.sweep_grace_s = sweep_grace_s
         self._tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}  # game -> (version, task)
         self._sweeper: asyncio.Task[None] | None = None
+        # More to sweep, from packages above this one (the tournaments' stalled runs).
+        self.also_sweep: list[Callable[[], Awaitable[object]]] = []
 
     def attach(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
@@ -87,6 +93,11 @@ class InProcessScheduler:
             await self.schedule(due.game_id, due)
             started += 1
         await ratings.catch_up(self.pipeline.store)  # a game whose rating hint failed
+        for game_id in await idle_candidates(self.pipeline.store, self.lobby_ttl_s,
+                                             self.abandon_after_s):
+            await end_if_idle(self.pipeline, game_id, self.lobby_ttl_s, self.abandon_after_s)
+        for sweep in self.also_sweep:
+            await sweep()
         return started
 
     async def close(self) -> None:

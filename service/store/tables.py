@@ -69,6 +69,11 @@ games = sa.Table(
     # Events a watcher trails the table by while the game runs (0: none).
     sa.Column("spectator_delay", sa.Integer, nullable=False, server_default="0"),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Seats kept for invited players (a rematch's), by seat: [player id or null]; [] if none.
+    sa.Column("invited", JsonText, nullable=False, server_default="[]"),
+    sa.Column("rematch_of", sa.String(64), nullable=True),
+    sa.Column("rematch", sa.String(64), nullable=True),  # the rematch offered after it
+    sa.Column("end_reason", sa.Text, nullable=True),  # why it expired or was abandoned
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("pending_seats", JsonText, nullable=False),
     sa.Column("deadline", Timestamp, nullable=True),
@@ -163,4 +168,50 @@ due_work = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("due_at", Timestamp, nullable=False),
     sa.Index("ix_due_work_due_at", "due_at"),
+)
+
+# Tournaments: each an append-only log of its own (`service/tournaments`), hash-chained as a
+# game's is (`chain.event_hash`, the tournament id in the game id's place, no command id).
+tournament_events = sa.Table(
+    "tournament_events",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # the concurrency check, as a game's
+    sa.Column("type", sa.String(64), nullable=False),
+    sa.Column("schema_version", sa.Integer, nullable=False),
+    sa.Column("data", JsonText, nullable=False),
+    sa.Column("visibility", sa.String(16), nullable=False),  # public | server
+    sa.Column("actor", sa.String(128), nullable=True),
+    sa.Column("recorded_at", Timestamp, nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
+)
+
+# The read model of each tournament, written in the same transaction as its events: its
+# public state and its standings, as the API serves them.
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("tournament_id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(128), nullable=False),
+    sa.Column("creator", sa.String(128), nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # running | finished
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("summary", sa.Text, nullable=False),
+    sa.Column("standings", sa.Text, nullable=False),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("updated_at", Timestamp, nullable=False),
+    sa.Index("ix_tournaments_created", "created_at", "tournament_id"),
+    sa.Index("ix_tournaments_status", "status", "updated_at"),
+)
+
+# Which tournament table a game is: a game's end wakes its tournament's runner.
+tournament_games = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("game_id", sa.String(64), primary_key=True),
+    sa.Column("tournament_id", sa.String(64), nullable=False),
+    sa.Column("table_no", sa.Integer, nullable=False),
+    sa.Index("ix_tournament_games_tournament", "tournament_id"),
 )

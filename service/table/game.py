@@ -17,7 +17,7 @@ from service.domain import Event, GameState, evolve, new_game
 from service.table.lobby import BotSeat, GameCreated, Lobby, LobbyEvent, SeatHolder, evolve_lobby
 from service.table.timeouts import TimeoutEvent, evolve_seats
 
-GameStatus = Literal["lobby", "playing", "finished"]
+GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
 AnyEvent = Event | LobbyEvent | TimeoutEvent
 
 GENESIS_HASH = "0" * 64
@@ -39,9 +39,16 @@ class Game(msgspec.Struct, frozen=True, gc=False):
 
     @property
     def status(self) -> GameStatus:
+        if self.lobby is not None and self.lobby.ended is not None:
+            return self.lobby.ended
         if self.state is None or not self.state.master_seed:
             return "lobby"
         return "finished" if self.state.status == "finished" else "playing"
+
+    @property
+    def over(self) -> bool:
+        """Finished, or ended without a result (expired, abandoned)."""
+        return self.status not in ("lobby", "playing")
 
     def pending_seat(self) -> tuple[int, SeatHolder | None] | None:
         """The seat whose decision the game waits for, and who controls it."""

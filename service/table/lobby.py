@@ -15,6 +15,13 @@ from msgspec.structs import replace
 
 from service.domain import RuleCode, RuleSet, RuleViolation
 from service.domain.docs import doc
+from service.table.endings import (
+    EndingEvent,
+    GameAbandoned,
+    InvitationDeclined,
+    LobbyExpired,
+    RematchOffered,
+)
 
 BotLevel = Literal["random", "greedy"]
 
@@ -109,6 +116,12 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
     ]
     spectator_delay: Annotated[int, doc(SPECTATOR_DELAY_DOC)] = 0
     rated: Annotated[bool, doc(RATED_DOC)] = False
+    invited: Annotated[tuple[str | None, ...], doc(
+        "Seats kept for invited players (a rematch's), by seat number: the player id, or null;"
+        " empty when nobody is invited. Only that player may take a kept seat, until they"
+        " decline it.")] = ()
+    rematch_of: Annotated[str | None, doc("The game this one is a rematch of; null if none.")] \
+        = None
 
 
 class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
@@ -134,7 +147,7 @@ class SeatResigned(_LobbyEvent, frozen=True, tag="seat_resigned"):
     bot_level: Annotated[BotLevel, doc(_BOT_LEVEL)]
 
 
-LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned
+LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned | EndingEvent
 
 
 # Commands (imperative): what a player asks of the lobby.
@@ -153,6 +166,8 @@ class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
     public: bool = True
     spectator_delay: int = 0
     rated: bool = False
+    invited: tuple[str | None, ...] = ()
+    rematch_of: str | None = None
 
 
 class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
@@ -168,11 +183,15 @@ class LeaveSeat(_LobbyCommand, frozen=True, tag="leave_seat"):
     pass
 
 
+class DeclineInvitation(_LobbyCommand, frozen=True, tag="decline_invitation"):
+    pass
+
+
 class Start(_LobbyCommand, frozen=True, tag="start"):
     """The pipeline answers it with the domain's `StartGame` and a fresh secret seed."""
 
 
-LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | Start
+LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | DeclineInvitation | Start
 
 
 def seat_of(seats: Sequence[SeatHolder | None], player_id: str) -> int | None:
@@ -191,12 +210,24 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
     seats: tuple[SeatHolder | None, ...]
     spectator_delay: int = 0
     rated: bool = False
+    invited: tuple[str | None, ...] = ()  # seats kept for players (a rematch's)
+    rematch_of: str | None = None
+    rematch: str | None = None  # the rematch offered after this game
+    ended: Literal["expired", "abandoned"] | None = None  # over without a result
+    end_reason: str | None = None
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
 
     def open_seats(self) -> list[int]:
         return [i for i, c in enumerate(self.seats) if c is None]
+
+    def kept_for(self, seat: int) -> str | None:
+        """The invited player the seat is kept for, if any."""
+        return self.invited[seat] if seat < len(self.invited) else None
+
+    def invitation_of(self, player_id: str) -> int | None:
+        return next((i for i, p in enumerate(self.invited) if p == player_id), None)
 
 
 def create(command: CreateGame, creator: str) -> GameCreated:
@@ -215,21 +246,33 @@ def create(command: CreateGame, creator: str) -> GameCreated:
     if command.spectator_delay < 0:
         raise RuleViolation(RuleCode.INVALID_SPECTATOR_DELAY, "A spectator delay is at least 0.")
     seats = command.seats + (None,) * (n - len(command.seats))
+    invited = command.invited + (None,) * (n - len(command.invited)) if command.invited else ()
+    if len(invited) > n or any(p is not None and seats[i] is not None
+                               for i, p in enumerate(invited)):
+        raise RuleViolation(RuleCode.INVALID_SEAT, "An invited player's seat must be open.")
     return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
                        command.timeout_policy, command.public, command.spectator_delay,
-                       command.rated)
+                       command.rated, invited, command.rematch_of)
 
 
-def _pick_seat(lobby: Lobby, seat: int | None) -> int:
+def _pick_seat(lobby: Lobby, seat: int | None, player_id: str | None = None) -> int:
+    """`player_id`: the player taking it (None: a bot), who may take a seat kept for them
+    (and, asking for no seat in particular, gets it)."""
     if seat is None:
-        open_seats = lobby.open_seats()
+        kept = lobby.invitation_of(player_id) if player_id is not None else None
+        if kept is not None and lobby.seats[kept] is None:
+            return kept
+        open_seats = [i for i in lobby.open_seats() if lobby.kept_for(i) is None]
         if not open_seats:
-            raise RuleViolation(RuleCode.GAME_FULL, "Every seat is taken.")
+            raise RuleViolation(RuleCode.GAME_FULL, "Every seat is taken (or kept for an "
+                                "invited player).")
         return open_seats[0]
     if not 0 <= seat < len(lobby.seats):
         raise RuleViolation(RuleCode.INVALID_SEAT, f"Seat {seat} does not exist.")
     if lobby.seats[seat] is not None:
         raise RuleViolation(RuleCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+    if lobby.kept_for(seat) not in (None, player_id):
+        raise RuleViolation(RuleCode.SEAT_TAKEN, f"Seat {seat} is kept for an invited player.")
     return seat
 
 
@@ -240,7 +283,7 @@ def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[Lo
             if lobby.seat_of(player_id) is not None:
                 raise RuleViolation(RuleCode.ALREADY_SEATED,
                                     "You already have a seat in this game.")
-            return [SeatTaken(_pick_seat(lobby, seat), HumanSeat(player_id))]
+            return [SeatTaken(_pick_seat(lobby, seat, player_id), HumanSeat(player_id))]
         case AddBot(level=level, seat=seat):
             if player_id != lobby.creator:
                 raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator adds bots.")
@@ -250,6 +293,11 @@ def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[Lo
             if mine is None:
                 raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
             return [SeatLeft(mine, player_id)]
+        case DeclineInvitation():
+            kept = lobby.invitation_of(player_id)
+            if kept is None or lobby.seats[kept] is not None:
+                raise RuleViolation(RuleCode.NOT_SEATED, "No seat is kept for you here.")
+            return [InvitationDeclined(kept, player_id)]
         case Start():
             if player_id != lobby.creator:
                 raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator starts it.")
@@ -264,13 +312,23 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
     match event:
         case GameCreated():
             return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
-                         event.seats, event.spectator_delay, event.rated)
+                         event.seats, event.spectator_delay, event.rated, event.invited,
+                         event.rematch_of)
         case SeatTaken(seat=seat, controller=controller) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, controller))
         case SeatLeft(seat=seat) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, None))
         case SeatResigned(seat=seat, bot_level=level) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, BotSeat(level)))
+        case InvitationDeclined(seat=seat) if lobby is not None:
+            return replace(lobby, invited=(*lobby.invited[:seat], None,
+                                           *lobby.invited[seat + 1:]))
+        case RematchOffered(game_id=game_id) if lobby is not None:
+            return replace(lobby, rematch=game_id)
+        case LobbyExpired(reason=reason) if lobby is not None:
+            return replace(lobby, ended="expired", end_reason=reason)
+        case GameAbandoned(reason=reason) if lobby is not None:
+            return replace(lobby, ended="abandoned", end_reason=reason)
     raise ValueError(f"{type(event).__name__} before game_created")
 
 

@@ -13,6 +13,7 @@ from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.store.backends import open_store
 from service.store.event_store import EventStore
+from service.tournaments.runner.drivers import TournamentDriver, driver_for
 from service.wiring import schedulers
 from service.wiring.settings import Settings, get_settings
 
@@ -24,9 +25,11 @@ class Services:
     store: EventStore
     pipeline: Pipeline
     publisher: Publisher
+    tournaments: TournamentDriver
 
     async def close(self) -> None:
         await schedulers.close(self.pipeline.scheduler)
+        await self.tournaments.close()
         await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
@@ -48,7 +51,11 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
                         conflict_retries=settings.conflict_retries,
                         catch_up_first=catch_up_first)
     schedulers.attach(pipeline.scheduler, pipeline)
-    return Services(settings, store.engine, store, pipeline, publisher)
+    tournaments = driver_for(pipeline, settings.due_work, settings.redis_url, settings.rq_queue)
+    also_sweep = getattr(pipeline.scheduler, "also_sweep", None)
+    if also_sweep is not None:
+        also_sweep.append(tournaments.sweep)
+    return Services(settings, store.engine, store, pipeline, publisher, tournaments)
 
 
 def tune_gc() -> None:

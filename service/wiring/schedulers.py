@@ -23,7 +23,9 @@ def scheduler_for(settings: Settings) -> Scheduler:
 
             return InProcessScheduler(bot_delay_ms=settings.bot_delay_ms,
                                       sweep_interval_s=settings.sweep_interval_s,
-                                      sweep_grace_s=settings.sweep_grace_s)
+                                      sweep_grace_s=settings.sweep_grace_s,
+                                      lobby_ttl_s=settings.lobby_ttl_s,
+                                      abandon_after_s=settings.abandon_after_s)
         case "none":
             return NoScheduler()
     raise ValueError(f"unknown due_work {settings.due_work!r}: {', '.join(DUE_WORK_KINDS)}")

@@ -164,7 +164,8 @@ async def test_given_a_bad_cursor_or_filter_then_400(api):
     for r in bad_cursors:
         assert r.status_code == 400 and r.json()["code"] == "malformed_request", r.text
     assert bad_status.status_code == 400
-    assert bad_status.json()["errors"][0]["allowed"] == ["finished", "lobby", "playing"]
+    assert bad_status.json()["errors"][0]["allowed"] == ["abandoned", "expired", "finished",
+                                                         "lobby", "playing"]
 
 
 async def test_given_an_unknown_query_parameter_then_400_naming_those_there_are(api):
@@ -271,7 +272,7 @@ async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(a
             assert r.status_code == 400, (method, path, game_id, r.text)
             assert r.json()["code"] == "malformed_request"
             assert "game_id" in {e["key"] for e in r.json()["errors"]}
-    assert len(routes) == 15
+    assert len(routes) == 17  # rematch and decline among them
 
 
 async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api):

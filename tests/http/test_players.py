@@ -60,7 +60,7 @@ async def test_given_no_key_then_every_operation_that_needs_one_answers_401_firs
 
         assert r.status_code == 401, (method, path, r.text)
         assert r.json()["code"] == "unauthorized"
-    assert len(guarded) == 11  # the other 8 are open to watchers
+    assert len(guarded) == 14  # the other 12 are open to watchers
 
 
 async def test_given_no_body_then_a_player_is_still_created(api):

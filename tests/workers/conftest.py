@@ -91,6 +91,8 @@ def worker_env(settings: Settings) -> dict[str, str]:
         "CYA_BOT_DELAY_MS": str(settings.bot_delay_ms),
         "CYA_SWEEP_INTERVAL_S": str(settings.sweep_interval_s),
         "CYA_SWEEP_GRACE_S": str(settings.sweep_grace_s),
+        "CYA_LOBBY_TTL_S": str(settings.lobby_ttl_s),
+        "CYA_ABANDON_AFTER_S": str(settings.abandon_after_s),
     }
 
 

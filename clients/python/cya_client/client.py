@@ -21,6 +21,7 @@ from cya_client.areas.play import AsyncPlay, Play
 from cya_client.areas.players import AsyncPlayers, Players
 from cya_client.areas.ratings import AsyncRatings, Ratings
 from cya_client.areas.rulesets import AsyncRulesets, Rulesets
+from cya_client.areas.tournaments import AsyncTournaments, Tournaments
 from cya_client.transport import DEFAULT_RETRY, AsyncSession, Call, RetryPolicy, Session
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -32,12 +33,16 @@ OPERATIONS = {
     "listGames": "games.list", "createGame": "games.create", "getGame": "games.get",
     "joinGame": "games.join", "addBot": "games.add_bot", "startGame": "games.start",
     "leaveGame": "games.leave", "resignGame": "games.resign",
+    "rematchGame": "games.rematch", "declineInvitation": "games.decline",
     "getTurn": "play.turn", "postCommand": "play.send", "getView": "play.view",
     "getLegalCommands": "play.legal_commands",
     "listEvents": "follow.events", "getHistory": "audit.history",
     "getHistoryPage": "audit.history_page", "getStateAt": "audit.state",
     "verifyGame": "audit.verify", "listRulesets": "rulesets.catalogue",
     "getLeaderboard": "ratings.leaderboard", "getPlayer": "ratings.player",
+    "createTournament": "tournaments.create", "listTournaments": "tournaments.list",
+    "getTournament": "tournaments.get", "getTournamentStandings": "tournaments.standings",
+    "verifyTournament": "tournaments.verify",
     "getHealth": "ops.health", "getReadiness": "ops.ready", "getMetrics": "ops.metrics",
 }
 
@@ -57,6 +62,7 @@ class Client:
         self.audit = Audit(self.session)
         self.rulesets = Rulesets(self.session)
         self.ratings = Ratings(self.session)
+        self.tournaments = Tournaments(self.session)
         self.ops = Ops(self.session)
 
     @property
@@ -99,6 +105,7 @@ class AsyncClient:
         self.audit = AsyncAudit(self.session)
         self.rulesets = AsyncRulesets(self.session)
         self.ratings = AsyncRatings(self.session)
+        self.tournaments = AsyncTournaments(self.session)
         self.ops = AsyncOps(self.session)
 
     @property

@@ -41,7 +41,7 @@ EndMode: TypeAlias = Literal[
 
 
 #: `lobby` before the deal, `playing` or `finished`.
-GameStatus: TypeAlias = Literal["finished", "lobby", "playing"]
+GameStatus: TypeAlias = Literal["abandoned", "expired", "finished", "lobby", "playing"]
 
 
 #: Later rounds start left of the last first player, or with the poorest (§5.4).
@@ -151,6 +151,12 @@ class AwaitingMoveDirections(msgspec.Struct, kw_only=True, omit_defaults=True, t
     choices: list[StackMove]
     #: The draft pile the Move card was revealed on.
     pile: int
+
+
+class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
+    """One of the server's built-in bots. Several entrants may share a level."""
+    #: The bot level: `random` or `greedy`.
+    level: str
 
 
 class BotSeat(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
@@ -481,6 +487,19 @@ class FormSet(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type"
     source: SetSource
 
 
+class GameAbandoned(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_abandoned"):
+    """
+    A running game without a turn clock waited on a human seat too long: it ended abandoned, without
+    winners; ratings leave it out.
+    """
+    #: The player who held that seat.
+    player_id: str
+    #: Why, in words, e.g. `no human acted for 7 days`.
+    reason: str
+    #: The seat whose decision the game waited for.
+    seat: int
+
+
 class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_created"):
     """
     A game was created: the first event of its log. Players take its open seats, and the creator
@@ -488,6 +507,9 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     """
     #: The player id of the game's creator.
     creator: str
+    #: Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty
+    #: when nobody is invited. Only that player may take a kept seat, until they decline it.
+    invited: list[str | None]
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat.
     public: bool
@@ -495,6 +517,8 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
     #: by resigning or to the clock, is ranked last.
     rated: bool
+    #: The game this one is a rematch of; null if none.
+    rematch_of: str | None
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -565,8 +589,14 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: When the pending decision times out (turn clock); null without a clock, for a bot's decision,
     #: or when no decision is pending.
     deadline: datetime | None
+    #: Why the game ended without a result (`expired`, `abandoned`); null otherwise.
+    end_reason: str | None
     #: The game's id, for the `/v1/games/{game_id}` routes.
     game_id: str
+    #: Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty
+    #: when nobody was invited. Only that player may take a kept seat (`POST /seats`), or decline it
+    #: (`POST /decline`), which opens it to anyone.
+    invited: list[str | None]
     #: The display names of the game's creator and of the players in `seats`, by player id.
     names: dict[str, str]
     #: The number of seats.
@@ -581,6 +611,10 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Once a rated game is over and counted: what it did to each seat's rating; null before, and
     #: for an unrated game.
     rating_changes: list[RatingChange] | None
+    #: The rematch one of its players asked for once it was over (`POST /rematch`); null if none.
+    rematch: str | None
+    #: The game this one is a rematch of; null if none.
+    rematch_of: str | None
     #: How the game is played.
     ruleset: RuleSet
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
@@ -719,6 +753,14 @@ class ImproveSet(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
     card: str
 
 
+class InvitationDeclined(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="invitation_declined"):
+    """Before the start, an invited player declined the seat kept for them; it is open."""
+    #: The player who declined.
+    player_id: str
+    #: The seat that was kept for them.
+    seat: int
+
+
 class JoinSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The optional body of `POST /v1/games/{game_id}/seats`: the seat to take."""
     #: The seat to take; null: the lowest open seat.
@@ -758,6 +800,12 @@ class LegalCommands(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
     #: The game version the commands are legal at.
     version: int
+
+
+class LobbyExpired(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="lobby_expired"):
+    """The game was never started and its lobby expired: it is over without a deal."""
+    #: Why, in words, e.g. `not started within 24 hours`.
+    reason: str
 
 
 class MoveDirectionChosen(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="move_direction_chosen"):
@@ -836,6 +884,30 @@ class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again. Default: `3`.
     hand_over_after: int | UnsetType | None = UNSET
+
+
+class NewTournament(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The body of `POST /v1/tournaments`."""
+    #: Duplicate: how many deals. Default: `1`.
+    deals: int | UnsetType = UNSET
+    #: Who plays: players (`{"kind": "player", "player_id": …}`, a player with a webhook bot
+    #: included) and built-in bots (`{"kind": "bot", "level": "greedy"}`; a level may enter many
+    #: times).
+    entrants: list[PlayerEntrant | BotEntrant]
+    #: `round_robin` (every set of table-size entrants meets once), `swiss` (rounds paired on the
+    #: standings so far) or `duplicate` (each deal played at every seat rotation by every group of
+    #: entrants, so results compare on the same cards).
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: The tournament's name. Default: `"tournament"`.
+    name: str | UnsetType = UNSET
+    #: Listed, and open to watchers with its games. Default: `true`.
+    public: bool | UnsetType = UNSET
+    #: Its games update ratings. Default: `false`.
+    rated: bool | UnsetType = UNSET
+    #: Swiss: how many rounds; null: ceil(log2(entrants)).
+    rounds: int | UnsetType | None = UNSET
+    #: How every game of the tournament is played.
+    ruleset: RuleSet
 
 
 class NewsGameFinished(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_finished"):
@@ -984,6 +1056,12 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
     player_id: str
 
 
+class PlayerEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="player"):
+    """A player (a person, or a bot that plays through the API or a webhook)."""
+    #: The player's id.
+    player_id: str
+
+
 class PlayerOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`) returns it.
@@ -1058,6 +1136,17 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     rating: float
     #: Its uncertainty (25/3 at the start; shrinks with games).
     sigma: float
+
+
+class RematchOffered(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="rematch_offered"):
+    """
+    One of the game's players asked for a rematch: a new game with the same rules, the seats
+    rotated, the other players invited to their new seats.
+    """
+    #: The rematch's game id.
+    game_id: str
+    #: The player who asked for it.
+    player_id: str
 
 
 class Respond(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="respond"):
@@ -1374,6 +1463,35 @@ class StackMove(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int
 
 
+class Standing(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One entrant's place in the standings."""
+    #: Duplicate only: `vs_field` deal by deal (a deal not yet complete counts what is).
+    by_deal: list[float] | None
+    #: The entrant's index in the tournament's `entrants`.
+    entrant: int
+    #: Finished games played (abandoned ones do not count).
+    games: int
+    #: `player:<player id>` or `bot:<level>`.
+    identity: str
+    #: 1 for the best; entrants level on every key share a place.
+    place: int
+    #: Points from every finished game (and byes).
+    points: float
+    #: Duplicate only: the entrant's totals minus the field's mean totals on the same deal and seat,
+    #: summed; null in the other formats.
+    vs_field: float | None
+
+
+class StandingsOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """`GET /v1/tournaments/{id}/standings`."""
+    #: Best first.
+    standings: list[Standing]
+    #: `running` or `finished`.
+    status: str
+    #: The tournament's id.
+    tournament_id: str
+
+
 class StateOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Your view of a game at a past version, as `GET /v1/games/{game_id}/state` returns it."""
     #: The game's id.
@@ -1399,6 +1517,33 @@ class SwapPlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
     target_seat: int
 
 
+class TableOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One game of the tournament."""
+    #: The index of the seed (in `seed_hashes`) its game is dealt from: the tables of one duplicate
+    #: deal share it.
+    deal: int
+    #: Its game, once opened; null before.
+    game_id: str | None
+    #: How its game ended; null until then.
+    result: TableResult | None
+    #: Its round, 1-based (duplicate: its deal's number).
+    round: int
+    #: The entrant (index into `entrants`) in each seat.
+    seats: list[int]
+    #: The table's number, 0-based.
+    table: int
+
+
+class TableResult(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A table's game as it ended: copied from the game's log."""
+    #: The game ended abandoned: nobody scores.
+    abandoned: bool
+    #: Each seat's total at the end.
+    totals: list[int]
+    #: The winning seats; empty when abandoned.
+    winners: list[int]
+
+
 class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the expired
@@ -1411,6 +1556,89 @@ class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again.
     hand_over_after: int | None
+
+
+class TournamentItem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A tournament in a list."""
+    #: When.
+    created_at: datetime
+    #: Who created it.
+    creator: str
+    #: Its format.
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: Its name.
+    name: str
+    #: `running` or `finished`.
+    status: str
+    #: Its id.
+    tournament_id: str
+
+
+class TournamentOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A tournament: its rules, entrants, committed seeds, tables and standings."""
+    #: Each round's entrants sitting out (Swiss).
+    byes: list[list[int]]
+    #: When it was created.
+    created_at: datetime
+    #: The player who created it.
+    creator: str
+    #: Duplicate: deals; Swiss: rounds; round robin: games.
+    deals: int
+    #: Who plays: players and built-in bot levels.
+    entrants: list[PlayerEntrant | BotEntrant]
+    #: `round_robin`, `swiss` or `duplicate`.
+    format: Literal["round_robin", "swiss", "duplicate"]
+    #: Its name.
+    name: str
+    #: Listed and open to watchers, and so are its games.
+    public: bool
+    #: Its games update ratings.
+    rated: bool
+    #: Rounds paired so far.
+    rounds_paired: int
+    #: How every game of it is played.
+    ruleset: RuleSet
+    #: SHA-256 (hex) of each seed its games are dealt from, published at creation.
+    seed_hashes: list[str]
+    #: The seeds themselves (hex), revealed when the tournament ends; null before.
+    seeds: list[str] | None
+    #: Best first.
+    standings: list[Standing]
+    #: `running` or `finished`.
+    status: str
+    #: Every table paired so far, by number.
+    tables: list[TableOut]
+    #: The tournament's id.
+    tournament_id: str
+    #: When its log last grew.
+    updated_at: datetime
+    #: The tournament log's version.
+    version: int
+
+
+class TournamentPage(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A page of `GET /v1/tournaments`, newest first."""
+    #: The tournaments.
+    tournaments: list[TournamentItem]
+
+
+class TournamentVerifyReport(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What `GET /v1/tournaments/{id}/verify` answers."""
+    #: Deals whose tables were all dealt the same cards (the first round's deal, compared event for
+    #: event).
+    deals_identical: int
+    #: Events in the tournament's own log.
+    events: int
+    #: Tables whose game passed its own verify and was dealt from its deal's seed.
+    games_verified: int
+    #: True when every check passed.
+    ok: bool
+    #: What is wrong, for people; null when `ok` is true.
+    reason: str | None
+    #: Revealed seeds whose SHA-256 is the hash published at creation.
+    seeds_verified: int
+    #: The tournament's id.
+    tournament_id: str
 
 
 class Turn(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -1476,6 +1704,9 @@ class VerifyReport(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     #: `cards_drawn` events that took exactly the top cards of the draw pile.
     draws_verified: int
+    #: How a game that ended without a result ended, as its log records it: `expired: <reason>` or
+    #: `abandoned: <reason>`; null otherwise.
+    ended: str | None
     #: The number of events in the game's log.
     events: int
     #: The version of the event found wrong (checking stops at the first); null when `ok` is true.
@@ -1556,6 +1787,10 @@ Event: TypeAlias = (
     | SeatTaken
     | SeatLeft
     | SeatResigned
+    | LobbyExpired
+    | GameAbandoned
+    | RematchOffered
+    | InvitationDeclined
     | DecisionTimedOut
     | SeatHandedToBot
 )

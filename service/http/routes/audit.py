@@ -100,7 +100,7 @@ async def _history(request: Authed, game_id: str) -> list[StoredRow]:
     async with store.read() as conn:
         access = await game_access(conn, game_id)
     viewer_in(access, player)
-    running = access.status != "finished"
+    running = access.status in ("lobby", "playing")
     if running and (player.player_id != access.creator
                     or access.seat_of(player.player_id) is not None):
         raise _not_finished()

@@ -87,6 +87,7 @@ def command_id_of(player: Player, key: str | None) -> str | None:
 _rules = msgspec.json.Decoder(RuleSet)
 _view = msgspec.json.Decoder(GameView)
 _policy = msgspec.json.Decoder(TimeoutPolicy)
+_invited = msgspec.json.Decoder(list[str | None])
 _json = msgspec.json.Encoder().encode
 WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
@@ -113,7 +114,8 @@ def summary(access: GameAccess, names: dict[str, str],
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
         spectator_delay=r.spectator_delay, rated=r.rated,
         rating_changes=[rating_change(c) for c in counted] if counted else None,
-        version=r.version, awaiting=access.awaiting,
+        invited=_invited.decode(r.invited), rematch_of=r.rematch_of, rematch=r.rematch,
+        end_reason=r.end_reason, version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
 
@@ -136,7 +138,8 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy,
         spectator_delay=lobby.spectator_delay, rated=lobby.rated, rating_changes=None,
-        version=game.version,
+        invited=list(lobby.invited), rematch_of=lobby.rematch_of, rematch=lobby.rematch,
+        end_reason=lobby.end_reason, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )
@@ -371,13 +374,17 @@ class GamesController(Controller):
                                                     command_id)))
 
     async def _answer(self, runtime: Runtime, outcome: Outcome) -> GameSummary:
-        """The game after the command; for a repeated Idempotency-Key, as the first request
-        left it (its first result), not as it is now."""
-        if outcome.replayed:
-            game = await runtime.services.pipeline.at_version(outcome.game_id, outcome.version)
-            assert game.lobby is not None
-            async with runtime.services.store.read() as conn:
-                return game_summary(game, await names_of(conn, people(game.lobby)))
+        return await answer(runtime, outcome)
+
+
+async def answer(runtime: Runtime, outcome: Outcome) -> GameSummary:
+    """The game after the command; for a repeated Idempotency-Key, as the first request
+    left it (its first result), not as it is now."""
+    if outcome.replayed:
+        game = await runtime.services.pipeline.at_version(outcome.game_id, outcome.version)
+        assert game.lobby is not None
         async with runtime.services.store.read() as conn:
-            access = await game_access(conn, outcome.game_id)
-            return summary(access, await names_of(conn, people(access)))
+            return game_summary(game, await names_of(conn, people(game.lobby)))
+    async with runtime.services.store.read() as conn:
+        access = await game_access(conn, outcome.game_id)
+        return summary(access, await names_of(conn, people(access)))

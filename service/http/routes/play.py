@@ -183,7 +183,7 @@ class PlayController(Controller):
                 delayed = await _watched(runtime, game_id, wait_for_version, timeout)
                 return _view_answer(delayed, if_none_match)
         if (wait_for_version is not None and game.version < wait_for_version
-                and game.status != "finished"):  # a finished game has no later version
+                and not game.over):  # a game that is over has no later version
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
             async with runtime.feeds.follow(game_id) as feed:
                 await feed.wait_past(wait_for_version - 1, wait)

@@ -66,7 +66,7 @@ class TurnController(Controller):
 
 def _settled(turn: Turn) -> bool:
     """Nothing to wait for: the decision is the seat's, or the game is over."""
-    return turn.mine or turn.status == "finished"
+    return turn.mine or turn.status not in ("lobby", "playing")
 
 
 async def _held(runtime: Runtime, game_id: str, seat: int, player: Player, *, fresh: bool

@@ -89,6 +89,15 @@ class Games(Area):
         """Hand your seat to a bot for the rest of the game."""
         return self._s.run(write(game_id, "/resign"), idempotency_key)
 
+    def rematch(self, game_id: str, *, idempotency_key: str | None = None) -> GameSummary:
+        """Once a game is over: a new one, same rules and players, seats rotated, the other
+        players invited (or the rematch already asked for)."""
+        return self._s.run(write(game_id, "/rematch"), idempotency_key)
+
+    def decline(self, game_id: str, *, idempotency_key: str | None = None) -> GameSummary:
+        """Turn down the seat kept for you in a rematch."""
+        return self._s.run(write(game_id, "/decline"), idempotency_key)
+
 
 class AsyncGames(AsyncArea):
     async def list(self, *, mine: bool | None = None, status: str | None = None,
@@ -133,3 +142,11 @@ class AsyncGames(AsyncArea):
     async def resign(self, game_id: str, *, idempotency_key: str | None = None
                      ) -> GameSummary:
         return await self._s.run(write(game_id, "/resign"), idempotency_key)
+
+    async def rematch(self, game_id: str, *, idempotency_key: str | None = None
+                      ) -> GameSummary:
+        return await self._s.run(write(game_id, "/rematch"), idempotency_key)
+
+    async def decline(self, game_id: str, *, idempotency_key: str | None = None
+                      ) -> GameSummary:
+        return await self._s.run(write(game_id, "/decline"), idempotency_key)

@@ -1,0 +1,122 @@
+"""Who runs a tournament's `advance`, and when: after its creation, after each of its games
+ends (the pipeline's `game_over` hint), and from the sweepers for a tournament whose log has
+stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio tasks in
+this process on the embedded default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import Protocol
+
+from service.pipeline import Pipeline
+from service.tournaments.runner.log import stale_running, tournament_of_game
+from service.tournaments.runner.runner import TournamentRunner
+
+log = logging.getLogger(__name__)
+
+JOB = "workers.jobs.advance_tournament"
+STALE_AFTER_S = 10.0
+
+
+class TournamentDriver(Protocol):
+    runner: TournamentRunner
+
+    async def wake(self, tournament_id: str) -> None: ...
+
+    async def game_over(self, game_id: str) -> None: ...
+
+    async def sweep(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+class _Driver:
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.runner = TournamentRunner(pipeline, self.wake)
+        self.store = pipeline.store
+        pipeline.game_over = self.game_over
+
+    async def wake(self, tournament_id: str) -> None:
+        raise NotImplementedError
+
+    async def game_over(self, game_id: str) -> None:
+        tournament_id = await tournament_of_game(self.store, game_id)
+        if tournament_id is not None:
+            await self.wake(tournament_id)
+
+    async def sweep(self) -> int:
+        stale = await stale_running(self.store, STALE_AFTER_S)
+        for tournament_id in stale:
+            await self.wake(tournament_id)
+        return len(stale)
+
+    async def close(self) -> None:
+        return None
+
+
+class InProcessTournaments(_Driver):
+    """One `advance` at a time per tournament, in this process's event loop; a wake-up during
+    one runs another after it (the game that ended may have been read before it did)."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        super().__init__(pipeline)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def wake(self, tournament_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._advance(tournament_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _advance(self, tournament_id: str) -> None:
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            try:
+                await self.runner.advance(tournament_id)
+            except Exception:
+                log.exception("tournament %s: advance failed; the sweep tries again",
+                              tournament_id)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+class RQTournaments(_Driver):
+    """An RQ job per wake-up (`workers.jobs.advance_tournament`)."""
+
+    def __init__(self, pipeline: Pipeline, redis_url: str, queue_name: str) -> None:
+        super().__init__(pipeline)
+        from redis import Redis
+        from rq import Queue
+
+        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        self.queue = Queue(queue_name, connection=self.redis)
+
+    async def wake(self, tournament_id: str) -> None:
+        enqueue_advance(self.queue, tournament_id)
+
+    async def close(self) -> None:
+        self.redis.close()
+
+
+def enqueue_advance(queue: object, tournament_id: str) -> None:
+    from rq import Queue, Retry
+
+    assert isinstance(queue, Queue)
+    queue.enqueue(JOB, tournament_id, job_id=f"cya-tournament-{tournament_id}-"
+                  f"{secrets.token_hex(4)}", job_timeout=300, result_ttl=0, failure_ttl=3600,
+                  retry=Retry(max=3, interval=[1, 2, 4]))
+
+
+def driver_for(pipeline: Pipeline, due_work: str, redis_url: str | None,
+               queue_name: str) -> TournamentDriver:
+    if due_work == "rq" and redis_url:
+        return RQTournaments(pipeline, redis_url, queue_name)
+    return InProcessTournaments(pipeline)
