@@ -8,6 +8,7 @@ test, so a new room must say where it stands.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,21 @@ def test_each_package_imports_only_from_below(package: str) -> None:
             if package in PURE and name.split(".")[0] in INFRASTRUCTURE:
                 bad.add(f"{path.relative_to(ROOT)}: {name} (a pure package)")
     assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("package", sorted(PURE))
+def test_a_pure_package_imports_only_the_standard_library_msgspec_and_ours(package: str) -> None:
+    allowed = {*sys.stdlib_module_names, "msgspec", *OURS}
+    bad = {f"{path.relative_to(ROOT)}: {name}" for path in _python_files()
+           if _package_of(_module_name(path)) == package
+           for name in _imports(path) if name.split(".")[0] not in allowed}
+    assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("package", sorted(PURE))
+def test_a_pure_package_has_ruff_ban_the_infrastructure(package: str) -> None:
+    """ruff says so at the line, as the editor shows it; this test says so in the suite."""
+    config = (ROOT / package.replace(".", "/") / "ruff.toml").read_text()
+    assert "[lint.flake8-tidy-imports.banned-api]" in config
+    for library in INFRASTRUCTURE:
+        assert f'"{library}".msg' in config, library

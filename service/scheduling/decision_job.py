@@ -18,8 +18,8 @@ from typing import Literal
 
 import msgspec
 
+from service.bots import POLICIES
 from service.domain import RuleViolation, legal_commands, player_view
-from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.pipeline import Outcome, Pipeline
 from service.pipeline.deciders import expired_clock
