@@ -20,6 +20,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.domain": set(),
     "service.bots": {"service.domain"},
     "service.table": {"service.domain"},
+    "service.ladder": {"service.domain", "service.bots"},
     "service.store": {"service.domain", "service.table"},
     "service.projections": {"service.domain", "service.table", "service.store"},
     "service.players": {"service.store"},
@@ -38,8 +39,8 @@ MAY_IMPORT: dict[str, set[str]] = {
                 "service.projections", "service.pipeline", "service.scheduling",
                 "service.wiring"},
     # The command line starts every deployable, workers included.
-    "service.cli": {"service.domain", "service.bots", "service.table", "service.store",
-                    "service.projections", "service.players", "service.pipeline",
+    "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
+                    "service.store", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers"},
 }
 PURE = {"service.domain", "service.bots", "service.table"}
