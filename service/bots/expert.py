@@ -50,7 +50,7 @@ def expert_scores(view: GameView, legal: Sequence[SeatCommand]) -> list[float]:
     """Each legal command's score, in dollars of expected standing (higher is better)."""
     assert view.viewer is not None and view.hand is not None
     seat = _Seat(view, view.viewer, view.hand, card_table(view.ruleset.edition),
-                 unseen_cards(view))
+                 unseen_cards(view), {})
     return [_score(seat, cmd) for cmd in legal]
 
 
@@ -69,6 +69,14 @@ def _standing(seat: _Seat, other: int) -> int:
 
 def _denial(seat: _Seat, other: int) -> float:
     """What a dollar taken from `other` is worth to us, beside the dollar we gain."""
+    assert seat.memo is not None
+    key = ("denial", other)
+    if key not in seat.memo:
+        seat.memo[key] = _denial_of(seat, other)
+    return seat.memo[key]
+
+
+def _denial_of(seat: _Seat, other: int) -> float:
     n = len(seat.view.seats)
     if n == 2:
         return 1.0
@@ -79,6 +87,14 @@ def _denial(seat: _Seat, other: int) -> float:
 def _threat(seat: _Seat, owner: int, set_type: str) -> float:
     """Chance that the top set of `owner`, of `set_type`, is challenged before its next turn:
     some other seat holds a matching card (counted from the unseen cards)."""
+    assert seat.memo is not None
+    key = ("threat", owner, set_type)
+    if key not in seat.memo:
+        seat.memo[key] = _threat_of(seat, owner, set_type)
+    return seat.memo[key]
+
+
+def _threat_of(seat: _Seat, owner: int, set_type: str) -> float:
     none = 1.0
     for other in seat.view.seats:
         if other.seat in (owner, seat.me) or other.hand_count == 0:

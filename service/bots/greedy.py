@@ -52,6 +52,7 @@ class _Seat(NamedTuple):
     hand: tuple[str, ...]
     table: Table
     unseen: Counter[str]  # what this seat has not seen (card_counting.unseen_cards)
+    memo: dict[Any, float] | None = None  # figures a decision asks for often (the expert's)
 
 
 def greedy_policy(view: GameView, legal: Sequence[SeatCommand], rng: random.Random) -> SeatCommand:
