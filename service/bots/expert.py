@@ -36,8 +36,8 @@ from .card_counting import chance_at_most, unseen_cards
 from .greedy import _Seat
 
 LEADER_BONUS = 0.5  # extra weight of a loss inflicted on the leader, in 3+ player games
-THREAT = 0.6  # share of the chance that some rival holds a match which becomes a challenge
-COVER_WEIGHT = 1.0  # how much covering an exposed top set counts
+THREAT = 0.9  # share of the chance that some rival holds a match which becomes a challenge
+COVER_WEIGHT = 0.5  # how much covering an exposed top set counts (it may be challenged anyway)
 
 
 def expert_policy(view: GameView, legal: Sequence[SeatCommand], rng: random.Random) -> SeatCommand:
