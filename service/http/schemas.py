@@ -127,7 +127,8 @@ HEADER_SCHEMA: dict[str, Any] = {"one_of": None, "type": "string"}
 # Descriptions the bodies below share.
 _GAME_ID_DOC = "The game's id."
 _SEAT = "Your seat; null: you watch as a spectator."
-_BOT_LEVEL = "How the bot plays: `random` or `greedy`."
+_BOT_LEVEL = ("How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest);"
+              " GET /v1/rulesets describes each.")
 _VERSION = "The game's version: the number of events in its log."
 _AWAITING = "The seats whose decision the game waits for; empty when it waits for none."
 _DEADLINE = ("When the pending decision times out (turn clock); null without a clock, for a"

@@ -15,8 +15,10 @@ import msgspec
 from msgspec import UNSET as UNSET
 from msgspec import UnsetType as UnsetType
 
-#: How a bot plays: `random` (any legal move) or `greedy` (the move its heuristics score best).
-BotLevel: TypeAlias = Literal["random", "greedy"]
+#: How a bot plays: `random` (any legal move), `greedy` (the move its heuristics score best),
+#: `expert` (a hand-written player that counts cards) or `ismcts` (information-set Monte Carlo tree
+#: search: the strongest). GET /v1/rulesets describes each level.
+BotLevel: TypeAlias = Literal["random", "greedy", "expert", "ismcts"]
 
 
 #: What a challenge is for: a stack's top set, its second set, or a drafted set.
@@ -61,7 +63,8 @@ TiePolicy: TypeAlias = Literal["extra_round", "shared_win"]
 
 class AddBotBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The optional body of `POST /v1/games/{game_id}/bots` (creator only): the bot to seat."""
-    #: How the bot plays: `random` or `greedy`. Default: `"random"`.
+    #: How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest); GET /v1/rulesets
+    #: describes each. Default: `"random"`.
     level: BotLevel | UnsetType = UNSET
     #: The seat to give it; null: the lowest open seat.
     seat: int | UnsetType | None = UNSET
@@ -159,16 +162,26 @@ class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ki
     level: str
 
 
+class BotLevelInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A level of the server's bots, as `GET /v1/rulesets` lists it."""
+    #: How a bot of this level plays.
+    description: str
+    #: The level, as a bot seat's `level` names it.
+    level: BotLevel
+
+
 class BotSeat(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """A seat played by one of the server's bots."""
-    #: How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics score
-    #: best).
+    #: How the bot plays: `random` (any legal move), `greedy` (the legal move its heuristics score
+    #: best), `expert` (a hand-written player that counts cards) or `ismcts` (a search over the
+    #: cards it cannot see: the strongest). GET /v1/rulesets describes each.
     level: BotLevel
 
 
 class BotSpec(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A bot to seat when creating a game: an item of `bots` in `POST /v1/games`."""
-    #: How the bot plays: `random` or `greedy`. Default: `"random"`.
+    #: How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest); GET /v1/rulesets
+    #: describes each. Default: `"random"`.
     level: BotLevel | UnsetType = UNSET
     #: The seat to give it; null: the lowest seat still open once the bots given a seat number and
     #: the creator (`join`) sit down.
@@ -226,6 +239,9 @@ class CardsDrawn(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
 
 class Catalogue(msgspec.Struct, kw_only=True, omit_defaults=True):
     """What `GET /v1/rulesets` returns: the editions with their cards, presets, rule options."""
+    #: The levels of the server's bots, weakest first: a bot seat's `level`, and a timeout policy's
+    #: `bot_level`. docs/bots.md gives each level's measured strength.
+    bot_levels: list[BotLevelInfo]
     #: The version every new game is created under.
     current_rules_version: int
     #: Every edition, with its cards.
@@ -359,7 +375,7 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     A human seat's turn clock ran out: a bot takes this one decision for it (the game's
     timeout_policy), and the bot's move follows at once as game events.
     """
-    #: How the bot that decides instead plays: `random` or `greedy`.
+    #: How the bot that decides instead plays: `random`, `greedy`, `expert` or `ismcts`.
     bot_level: BotLevel
     #: This seat's timeouts since its player last decided for themselves, this one included.
     consecutive: int
@@ -879,7 +895,7 @@ class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
-    #: `random` or `greedy`. Default: `"random"`.
+    #: `random`, `greedy`, `expert` or `ismcts`. Default: `"random"`.
     bot_level: BotLevel | UnsetType = UNSET
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again. Default: `3`.
@@ -1334,7 +1350,7 @@ class SeatHandedToBot(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fiel
     After too many consecutive timeouts (the game's timeout_policy), a bot plays the seat for the
     rest of the game. It follows the decision_timed_out that set it off.
     """
-    #: How the bot that now plays the seat plays: `random` or `greedy`.
+    #: How the bot that now plays the seat plays: `random`, `greedy`, `expert` or `ismcts`.
     level: BotLevel
     #: The id of the player who held the seat.
     player_id: str
@@ -1354,8 +1370,9 @@ class SeatLeft(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type
 
 class SeatResigned(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="seat_resigned"):
     """A player gave up a running game: a bot of `bot_level` plays the seat to the end."""
-    #: How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics score
-    #: best).
+    #: How the bot plays: `random` (any legal move), `greedy` (the legal move its heuristics score
+    #: best), `expert` (a hand-written player that counts cards) or `ismcts` (a search over the
+    #: cards it cannot see: the strongest). GET /v1/rulesets describes each.
     bot_level: BotLevel
     #: The id of the player who resigned.
     player_id: str
@@ -1551,7 +1568,7 @@ class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
-    #: `random` or `greedy`.
+    #: `random`, `greedy`, `expert` or `ismcts`.
     bot_level: BotLevel
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again.
