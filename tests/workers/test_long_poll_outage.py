@@ -10,16 +10,15 @@ import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
 from service.wiring.settings import Settings
 from tests.processes import ApiProcess, running_apis
-from tests.tcp_proxy import TcpProxy, tcp_proxy
+from tests.tcp_proxy import TcpProxy
 
-from .conftest import RedisDb, worker_env
+from .conftest import RedisDb, proxied_url, worker_env
 from .test_long_poll import _two_player_game
 
 POLL_TIMEOUT_S = 20
@@ -27,18 +26,10 @@ POLL_FALLBACK_S = 2.0  # the feed re-reads the log this often without a publish
 
 
 @pytest.fixture
-def redis_proxy(redis_db: RedisDb) -> Iterator[TcpProxy]:
-    parts = urlsplit(redis_db.url)
-    with tcp_proxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy:
-        yield proxy
-
-
-@pytest.fixture
 def two_apis_behind_proxy(settings: Settings, redis_db: RedisDb, redis_proxy: TcpProxy,
                           tmp_path: Path) -> Iterator[list[ApiProcess]]:
-    index = urlsplit(redis_db.url).path
     env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0",
-           "CYA_REDIS_URL": redis_proxy.url("redis", index)}
+           "CYA_REDIS_URL": proxied_url(redis_db, redis_proxy)}
     with running_apis(env, tmp_path, count=2) as apis:
         yield apis
 
