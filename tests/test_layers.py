@@ -27,19 +27,24 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.audit": {"service.domain", "service.table", "service.store"},
     "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
                            "service.projections", "service.pipeline"},
+    # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
+    "service.webhooks": {"service.domain", "service.table", "service.store",
+                         "service.projections", "service.pipeline", "service.scheduling"},
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.store",
                        "service.projections", "service.players", "service.pipeline",
-                       "service.audit", "service.scheduling"},
+                       "service.audit", "service.scheduling", "service.webhooks"},
     "service.http": {"service.domain", "service.bots", "service.table", "service.store",
                      "service.projections", "service.players", "service.pipeline",
-                     "service.audit", "service.scheduling", "service.wiring"},
+                     "service.audit", "service.scheduling", "service.wiring",
+                     "service.webhooks"},
     "workers": {"service.domain", "service.bots", "service.table", "service.store",
                 "service.projections", "service.pipeline", "service.scheduling",
-                "service.wiring"},
+                "service.wiring", "service.webhooks"},
     # The command line starts every deployable, workers included.
     "service.cli": {"service.domain", "service.bots", "service.table", "service.store",
                     "service.projections", "service.players", "service.pipeline",
-                    "service.audit", "service.scheduling", "service.wiring", "workers"},
+                    "service.audit", "service.scheduling", "service.wiring", "workers",
+                    "service.webhooks"},
 }
 PURE = {"service.domain", "service.bots", "service.table"}
 # Outside libraries that only the edges may use: never the pure packages.

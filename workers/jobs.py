@@ -50,6 +50,13 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     )
 
 
+def webhook_job(job: str, *args: object) -> object:
+    """A webhook delivery (`service.webhooks.runners.JOBS`): a bot's decision, its default
+    deadline, or a subscription's event messages of one game."""
+    rt = runtime()
+    return rt.loop.run_until_complete(rt.services.webhooks.run_job(job, args))
+
+
 def noop() -> None:
     """The benchmark's yardstick: what RQ alone costs from enqueue to finished."""
 

@@ -20,6 +20,9 @@ from service.projections.due import overdue
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
 from service.store.event_store import EventStore
+from service.webhooks import outbox
+from service.webhooks.event_delivery import queue_key
+from service.webhooks.runners import RQRunner
 from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -76,4 +79,17 @@ class Sweeper(threading.Thread):
             queue.connection.incrby(requeued_counter(s.rq_queue), n)
             log.warning("sweeper enqueued %d lost or overdue decisions again", n)
         await ratings.catch_up(store)  # a finished rated game whose rating hint failed
+        await self._sweep_webhooks(store)
         return n
+
+    async def _sweep_webhooks(self, store: EventStore) -> None:
+        """Event webhook messages that wait past their time with no job holding them."""
+        s = self.settings
+        assert s.redis_url
+        runner = RQRunner(s.redis_url, s.rq_queue)
+        try:
+            for sub_id, game_id in await outbox.due_queues(store, s.sweep_grace_s):
+                await runner.run("deliver_events", (sub_id, game_id),
+                                 key=queue_key(sub_id, game_id))
+        finally:
+            await runner.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -24,17 +23,7 @@ from service.table.lobby import (
     SeatHolder,
     TimeoutPolicy,
 )
-
-
-class GameStatus(enum.StrEnum):
-    """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
-    `finished`."""
-
-    # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
-    FINISHED = "finished"
-    LOBBY = "lobby"
-    PLAYING = "playing"
-
+from service.table.turns import GameStatus as GameStatus
 
 # Players.
 

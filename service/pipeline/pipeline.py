@@ -20,7 +20,13 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import CommitHints, NoScheduler, Publisher, Scheduler
+from service.pipeline.hooks import (
+    CommitHints,
+    CommitListener,
+    NoScheduler,
+    Publisher,
+    Scheduler,
+)
 from service.pipeline.outcome import Outcome, OutcomeStatus
 from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
@@ -91,6 +97,8 @@ class Pipeline:
         self.publisher: Publisher = publisher or LocalPublisher()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.hints = CommitHints(self.publisher, self.scheduler)
+        # Told after every commit (webhooks): each a hint, after the publish and the schedule.
+        self.listeners: list[CommitListener] = []
         self.retries = conflict_retries
         # Other processes write this log too: decide on the game as of the log's end, one read
         # of the events past the cached version. Decided on a cached game that is behind, a
@@ -262,6 +270,11 @@ class Pipeline:
             self.cache.put(after)
         await self.hints.after_commit(command.game_id, after.version, rows.due,
                                       players_to_tell(game, after))
+        for listener in self.listeners:
+            await self.hints.send(
+                "listen", functools.partial(listener.committed, game, after, batch.stored),
+                "could not tell a listener of version %d of game %s", after.version,
+                command.game_id)
         if after.lobby is not None and after.lobby.rated and game.status != after.status == (
                 "finished"):  # the ratings count it now (the sweepers will if this fails)
             await self.hints.send("rate", lambda: ratings.catch_up(self.store),

@@ -13,6 +13,8 @@ from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.store.backends import open_store
 from service.store.event_store import EventStore
+from service.webhooks.dispatch import Webhooks
+from service.webhooks.runners import InProcessRunner, RQRunner, Runner
 from service.wiring import schedulers
 from service.wiring.settings import Settings, get_settings
 
@@ -24,9 +26,17 @@ class Services:
     store: EventStore
     pipeline: Pipeline
     publisher: Publisher
+    webhooks: Webhooks
+
+    def start(self) -> None:
+        """Inside the process's event loop, where it runs its own jobs: webhook deliveries
+        whose job was lost are handed out again."""
+        if isinstance(self.webhooks.ctx.runner, InProcessRunner):
+            self.webhooks.start_sweeping()
 
     async def close(self) -> None:
         await schedulers.close(self.pipeline.scheduler)
+        await self.webhooks.close()
         await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
@@ -48,7 +58,22 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
                         conflict_retries=settings.conflict_retries,
                         catch_up_first=catch_up_first)
     schedulers.attach(pipeline.scheduler, pipeline)
-    return Services(settings, store.engine, store, pipeline, publisher)
+    return Services(settings, store.engine, store, pipeline, publisher,
+                    webhooks_for(settings, pipeline))
+
+
+def webhooks_for(settings: Settings, pipeline: Pipeline) -> Webhooks:
+    """Webhook deliveries run where due work does: RQ workers, or this process."""
+    runner: Runner
+    if settings.due_work == "rq" and settings.redis_url:
+        runner = RQRunner(settings.redis_url, settings.rq_queue)
+    else:
+        runner = InProcessRunner()
+    webhooks = Webhooks(pipeline, settings.webhooks, runner)
+    if isinstance(runner, InProcessRunner):
+        runner.body = webhooks.run_job
+    pipeline.listeners.append(webhooks)
+    return webhooks
 
 
 def tune_gc() -> None:
