@@ -268,13 +268,15 @@ class Pipeline:
             return _Retry(game.version)
         if self.cache is not None:
             self.cache.put(after)
-        await self.hints.after_commit(command.game_id, after.version, rows.due,
-                                      players_to_tell(game, after))
+        # The listeners first: what follows from this commit (the next bot move, a client
+        # that reads the answer) comes after they are told, so they are told in log order.
         for listener in self.listeners:
             await self.hints.send(
                 "listen", functools.partial(listener.committed, game, after, batch.stored),
                 "could not tell a listener of version %d of game %s", after.version,
                 command.game_id)
+        await self.hints.after_commit(command.game_id, after.version, rows.due,
+                                      players_to_tell(game, after))
         if after.lobby is not None and after.lobby.rated and game.status != after.status == (
                 "finished"):  # the ratings count it now (the sweepers will if this fails)
             await self.hints.send("rate", lambda: ratings.catch_up(self.store),

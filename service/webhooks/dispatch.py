@@ -54,6 +54,11 @@ class Webhooks:
         if not humans:
             return
         await self._know()
+        # The messages first: the bot's decision below leads to the next commit, whose
+        # messages must come after these.
+        listening = [p for p in humans if p in self._subscribed]
+        if listening:
+            await self._owe(before, after, stored, listening)
         pending = after.pending_seat()
         if pending is not None and isinstance(pending[1], HumanSeat) and (
                 pending[1].player_id in self._bots):
@@ -61,9 +66,6 @@ class Webhooks:
                 "deliver_decision", (after.game_id, after.version, pending[0],
                                      pending[1].player_id),
                 key=f"{after.game_id}-{after.version}")
-        listening = [p for p in humans if p in self._subscribed]
-        if listening:
-            await self._owe(before, after, stored, listening)
 
     async def _owe(self, before: Game, after: Game, stored: Sequence[StoredEvent],
                    players: list[str]) -> None:

@@ -15,6 +15,13 @@ from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.webhooks.settings import WebhookSettings
 from service.wiring.settings import Settings
+from tests.workers.conftest import (  # noqa: F401  (PostgreSQL, Redis and `cya worker`s)
+    database_url,
+    pg_template,
+    redis_db,
+    settings,
+    workers,
+)
 
 from .servers import serving
 
@@ -25,8 +32,8 @@ HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=1.0, retry_base_
 def service(tmp_path: Path, hooks: WebhookSettings = HOOKS) -> Iterator[httpx.Client]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     upgrade(url)
-    settings = replace(Settings(database_url=url, due_work="in_process"), webhooks=hooks)
-    app = create_app(settings, HttpSettings(rate_limit_per_minute=0))
+    embedded = replace(Settings(database_url=url, due_work="in_process"), webhooks=hooks)
+    app = create_app(embedded, HttpSettings(rate_limit_per_minute=0))
     with serving(app) as base, httpx.Client(base_url=base, timeout=30) as http:
         yield http
 
