@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from service.webhooks import outbox, subscriptions
 from service.webhooks.context import Deliveries
+from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 
 
@@ -30,22 +31,30 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
     s = ctx.settings
     while True:
         head = await outbox.claim_head(ctx.store, subscription_id, game_id, s.lease_s)
-        message = head.message
-        if message is None:
+        if not head.messages:
             if head.later is not None:
                 wait = max((head.later - datetime.now(UTC)).total_seconds(), 0.0)
                 await ctx.runner.run("deliver_events", (subscription_id, game_id),
                                      delay_s=wait, key=queue_key(subscription_id, game_id))
             return sent
-        body = message.payload.encode()
-        answer = await ctx.outbound.post(sub.url, body,
-                                         signed_headers(sub.secret, message.message_id, body))
-        if answer.ok:
-            await outbox.delivered(ctx.store, message, answer)
-            sent += 1
-            continue
-        wait = backoff_s(message.attempts + 1, s.retry_base_s, s.retry_max_s)
-        if await outbox.failed(ctx.store, message, answer, wait, s.disable_after):
-            await ctx.runner.run("deliver_events", (subscription_id, game_id), delay_s=wait,
-                                 key=queue_key(subscription_id, game_id))
-        return sent
+        done: list[tuple[outbox.Message, Answer]] = []
+        failure: outbox.Failure | None = None
+        for message in head.messages:  # in order; a failure stops the rest
+            body = message.payload.encode()
+            answer = await ctx.outbound.post(
+                sub.url, body, signed_headers(sub.secret, message.message_id, body))
+            if not answer.ok:
+                failure = outbox.Failure(message, answer, backoff_s(
+                    message.attempts + 1, s.retry_base_s, s.retry_max_s))
+                break
+            done.append((message, answer))
+        unsent = list(head.messages[len(done) + (failure is not None):])
+        enabled = await outbox.settle(ctx.store, subscription_id, done, failure, unsent,
+                                      s.disable_after)
+        sent += len(done)
+        if failure is not None:
+            if enabled:
+                await ctx.runner.run("deliver_events", (subscription_id, game_id),
+                                     delay_s=failure.retry_in_s,
+                                     key=queue_key(subscription_id, game_id))
+            return sent

@@ -75,33 +75,39 @@ def _queue(subscription_id: str, game_id: str) -> tuple[sa.ColumnElement[bool], 
 
 @dataclass(frozen=True)
 class Head:
-    """What a delivering job finds at the head of its queue: a message it now holds, the
-    time the head is due (`later`), or nothing to do (empty, or another job holds it)."""
+    """What a delivering job finds at the head of its queue: the messages it now holds (the
+    head and those after it that are due, in order), the time the head is due (`later`), or
+    nothing to do (empty, or another job holds the head)."""
 
-    message: Message | None = None
+    messages: tuple[Message, ...] = ()
     later: datetime | None = None
 
 
-async def claim_head(store: EventStore, subscription_id: str, game_id: str, lease_s: float
-                     ) -> Head:
+async def claim_head(store: EventStore, subscription_id: str, game_id: str, lease_s: float,
+                     batch: int = 50) -> Head:
+    """Lease the head of the queue and up to `batch` − 1 due messages after it. The rows are
+    locked while they are looked at (PostgreSQL: FOR UPDATE; SQLite serializes writers), so a
+    second job finds the lease and leaves them."""
     m = webhook_messages.c
     now = datetime.now(UTC)
-    head = (sa.select(m.message_id).where(*_queue(subscription_id, game_id))
-            .order_by(m.version, m.seq).limit(1).scalar_subquery())
     async with store.write() as conn:
-        claimed = (await conn.execute(
-            sa.update(webhook_messages)
-            .where(m.message_id == head, m.next_attempt_at <= now,
-                   sa.or_(m.lease_until.is_(None), m.lease_until < now))
-            .values(lease_until=now + timedelta(seconds=lease_s))
-            .returning(*webhook_messages.c))).first()
-        if claimed is not None:
-            return Head(_message(claimed))
-        first = (await conn.execute(sa.select(m.next_attempt_at, m.lease_until).where(
-            *_queue(subscription_id, game_id)).order_by(m.version, m.seq).limit(1))).first()
-    if first is None or (first.lease_until is not None and as_utc(first.lease_until) >= now):
-        return Head()
-    return Head(later=as_utc(first.next_attempt_at))
+        rows = (await conn.execute(
+            sa.select(webhook_messages).where(*_queue(subscription_id, game_id))
+            .order_by(m.version, m.seq).limit(batch).with_for_update())).all()
+        if not rows or (rows[0].lease_until is not None and as_utc(rows[0].lease_until) >= now):
+            return Head()
+        if as_utc(rows[0].next_attempt_at) > now:
+            return Head(later=as_utc(rows[0].next_attempt_at))
+        taken: list[Message] = []
+        for r in rows:  # the run from the head that is due and held by nobody
+            if as_utc(r.next_attempt_at) > now or (
+                    r.lease_until is not None and as_utc(r.lease_until) >= now):
+                break
+            taken.append(_message(r))
+        await conn.execute(sa.update(webhook_messages).where(
+            m.message_id.in_([x.message_id for x in taken])).values(
+            lease_until=now + timedelta(seconds=lease_s)))
+    return Head(tuple(taken))
 
 
 def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, Any]:
@@ -110,39 +116,51 @@ def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, A
             "latency_ms": round(answer.latency_ms, 3), "error": answer.error, "at": now}
 
 
-async def delivered(store: EventStore, message: Message, answer: Answer) -> None:
-    now = datetime.now(UTC)
-    async with store.write() as conn:
-        await conn.execute(sa.update(webhook_messages).where(
-            webhook_messages.c.message_id == message.message_id).values(
-            delivered_at=now, attempts=message.attempts + 1, lease_until=None))
-        await conn.execute(sa.insert(webhook_attempts).values(_attempt_row(message, answer, now)))
-        await conn.execute(sa.update(webhook_subscriptions).where(
-            webhook_subscriptions.c.subscription_id == message.subscription_id,
-            webhook_subscriptions.c.failures != 0).values(failures=0))
+@dataclass(frozen=True)
+class Failure:
+    message: Message
+    answer: Answer
+    retry_in_s: float
 
 
-async def failed(store: EventStore, message: Message, answer: Answer, retry_in_s: float,
-                 disable_after: int) -> bool:
-    """Recorded, and due again in `retry_in_s`; whether the subscription is still enabled
-    (it is disabled at `disable_after` consecutive failures)."""
+async def settle(store: EventStore, subscription_id: str,
+                 sent: list[tuple[Message, Answer]], failure: Failure | None,
+                 unsent: list[Message], disable_after: int) -> bool:
+    """One batch's outcome in one transaction: the delivered messages, the one that failed
+    (due again in `retry_in_s`), the leases of those not tried given back. Whether the
+    subscription is still enabled (it is disabled at `disable_after` consecutive failed
+    attempts)."""
     now = datetime.now(UTC)
-    s = webhook_subscriptions.c
+    m, s = webhook_messages.c, webhook_subscriptions.c
+    this = s.subscription_id == subscription_id
+    tried = [x for x, _ in sent] + ([failure.message] if failure else [])
     async with store.write() as conn:
+        if sent:
+            await conn.execute(sa.update(webhook_messages).where(
+                m.message_id.in_([x.message_id for x, _ in sent])).values(
+                delivered_at=now, attempts=m.attempts + 1, lease_until=None))
+            await conn.execute(sa.update(webhook_subscriptions).where(
+                this, s.failures != 0).values(failures=0))
+        if tried:
+            await conn.execute(sa.insert(webhook_attempts), [
+                _attempt_row(x, a, now) for x, a in
+                [*sent, *([(failure.message, failure.answer)] if failure else [])]])
+        if unsent:
+            await conn.execute(sa.update(webhook_messages).where(
+                m.message_id.in_([x.message_id for x in unsent])).values(lease_until=None))
+        if failure is None:
+            return True
         await conn.execute(sa.update(webhook_messages).where(
-            webhook_messages.c.message_id == message.message_id).values(
-            attempts=message.attempts + 1, lease_until=None,
-            next_attempt_at=now + timedelta(seconds=retry_in_s)))
-        await conn.execute(sa.insert(webhook_attempts).values(_attempt_row(message, answer, now)))
+            m.message_id == failure.message.message_id).values(
+            attempts=m.attempts + 1, lease_until=None,
+            next_attempt_at=now + timedelta(seconds=failure.retry_in_s)))
+        await conn.execute(sa.update(webhook_subscriptions).where(this).values(
+            failures=s.failures + 1))
         await conn.execute(sa.update(webhook_subscriptions).where(
-            s.subscription_id == message.subscription_id).values(failures=s.failures + 1))
-        await conn.execute(sa.update(webhook_subscriptions).where(
-            s.subscription_id == message.subscription_id, s.enabled,
-            s.failures >= disable_after).values(
+            this, s.enabled, s.failures >= disable_after).values(
             enabled=False, disabled_reason=f"{disable_after} consecutive failed deliveries; "
-            f"the last: {answer.error}"))
-        enabled = (await conn.execute(sa.select(s.enabled).where(
-            s.subscription_id == message.subscription_id))).scalar()
+            f"the last: {failure.answer.error}"))
+        enabled = (await conn.execute(sa.select(s.enabled).where(this))).scalar()
     return bool(enabled)
 
 

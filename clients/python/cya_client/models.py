@@ -773,12 +773,12 @@ class Health(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class HistoryLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One line of `GET /v1/games/{game_id}/history` (NDJSON): a stored event, unredacted."""
-    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), or `timeout:<seat>`
-    #: (that seat's turn clock ran out).
+    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), `webhook:<player id>`
+    #: (the player's bot endpoint), or `timeout:<seat>` (that seat's turn clock ran out).
     actor: str | None
     #: On the first event of a command sent with an id: a client's is `player:<player
     #: id>:<Idempotency-Key>`, a bot move's or an expired clock's
-    #: `due:<version>:<bot_turn|deadline>`; null otherwise.
+    #: `due:<version>:<bot_turn|deadline>`, a bot endpoint's `webhook:<version>`; null otherwise.
     command_id: str | None
     #: The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8 JSON, as they
     #: are hashed. Of the event schema its `type` names, at `schema_version` (an older version may
@@ -1166,6 +1166,14 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     rating: float
     #: Its uncertainty (25/3 at the start; shrinks with games).
     sigma: float
+
+
+class Redelivery(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A message owed again."""
+    #: Its game.
+    game_id: str
+    #: The message's id.
+    message_id: str
 
 
 class Respond(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="respond"):

@@ -4,7 +4,7 @@ it), and event webhook subscriptions with their delivery log. The work is in
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import urlsplit
 
 from litestar import Controller, Response, delete, get, post
@@ -233,7 +233,7 @@ class WebhooksController(Controller):
         message_id: Annotated[str, Parameter(max_length=128,
                                              pattern=r"^[0-9A-Za-z_-]{1,128}$",
                                              description="The message's id.")],
-    ) -> Response[Any]:
+    ) -> Response[Redelivery]:
         await _own(request, subscription_id)
         webhooks = _webhooks(request)
         game_id = await outbox.redeliver(webhooks.ctx.store, subscription_id, message_id)
