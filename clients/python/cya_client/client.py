@@ -21,6 +21,7 @@ from cya_client.areas.play import AsyncPlay, Play
 from cya_client.areas.players import AsyncPlayers, Players
 from cya_client.areas.ratings import AsyncRatings, Ratings
 from cya_client.areas.rulesets import AsyncRulesets, Rulesets
+from cya_client.areas.webhooks import AsyncWebhooks, Webhooks
 from cya_client.transport import DEFAULT_RETRY, AsyncSession, Call, RetryPolicy, Session
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -38,6 +39,17 @@ OPERATIONS = {
     "getHistoryPage": "audit.history_page", "getStateAt": "audit.state",
     "verifyGame": "audit.verify", "listRulesets": "rulesets.catalogue",
     "getLeaderboard": "ratings.leaderboard", "getPlayer": "ratings.player",
+    "registerBotEndpoint": "webhooks.register_bot", "getBotEndpoint": "webhooks.bot",
+    "deleteBotEndpoint": "webhooks.delete_bot", "rotateBotEndpointSecret": "webhooks.rotate_bot",
+    "listBotAttempts": "webhooks.bot_attempts",
+    "createWebhookSubscription": "webhooks.subscribe",
+    "listWebhookSubscriptions": "webhooks.subscriptions",
+    "getWebhookSubscription": "webhooks.subscription",
+    "deleteWebhookSubscription": "webhooks.unsubscribe",
+    "rotateWebhookSubscriptionSecret": "webhooks.rotate",
+    "enableWebhookSubscription": "webhooks.enable",
+    "listWebhookDeliveries": "webhooks.deliveries",
+    "redeliverWebhookMessage": "webhooks.redeliver",
     "getHealth": "ops.health", "getReadiness": "ops.ready", "getMetrics": "ops.metrics",
 }
 
@@ -57,6 +69,7 @@ class Client:
         self.audit = Audit(self.session)
         self.rulesets = Rulesets(self.session)
         self.ratings = Ratings(self.session)
+        self.webhooks = Webhooks(self.session)
         self.ops = Ops(self.session)
 
     @property
@@ -99,6 +112,7 @@ class AsyncClient:
         self.audit = AsyncAudit(self.session)
         self.rulesets = AsyncRulesets(self.session)
         self.ratings = AsyncRatings(self.session)
+        self.webhooks = AsyncWebhooks(self.session)
         self.ops = AsyncOps(self.session)
 
     @property
