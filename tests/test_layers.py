@@ -35,20 +35,24 @@ MAY_IMPORT: dict[str, set[str]] = {
                                    "service.tournaments"},
     "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
                            "service.projections", "service.pipeline"},
+    # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
+    "service.webhooks": {"service.domain", "service.table", "service.store",
+                         "service.projections", "service.pipeline", "service.scheduling"},
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.store",
                        "service.projections", "service.players", "service.pipeline",
-                       "service.audit", "service.scheduling", *TOURNAMENTS},
+                       "service.audit", "service.scheduling", "service.webhooks", *TOURNAMENTS},
     "service.http": {"service.domain", "service.bots", "service.table", "service.store",
                      "service.projections", "service.players", "service.pipeline",
-                     "service.audit", "service.scheduling", "service.wiring", *TOURNAMENTS},
+                     "service.audit", "service.scheduling", "service.wiring",
+                     "service.webhooks", *TOURNAMENTS},
     "workers": {"service.domain", "service.bots", "service.table", "service.store",
                 "service.projections", "service.pipeline", "service.scheduling",
-                "service.wiring", *TOURNAMENTS},
+                "service.wiring", "service.webhooks", *TOURNAMENTS},
     # The command line starts every deployable, workers included.
     "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
                     "service.store", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
-                    *TOURNAMENTS},
+                    "service.webhooks", *TOURNAMENTS},
 }
 PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"}
 # Outside libraries that only the edges may use: never the pure packages.

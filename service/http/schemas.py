@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -25,20 +24,7 @@ from service.table.lobby import (
     SeatHolder,
     TimeoutPolicy,
 )
-
-
-class GameStatus(enum.StrEnum):
-    """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
-    `finished`; or over without a result: `expired` (a lobby never started in time) or
-    `abandoned` (a game without a clock that waited on a human too long)."""
-
-    # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
-    ABANDONED = "abandoned"
-    EXPIRED = "expired"
-    FINISHED = "finished"
-    LOBBY = "lobby"
-    PLAYING = "playing"
-
+from service.table.turns import GameStatus as GameStatus
 
 # Players.
 

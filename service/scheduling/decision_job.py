@@ -123,7 +123,7 @@ async def take_due_decision(
                 actor=f"bot:{controller.level}",
             )
         elif kind == DEADLINE and isinstance(controller, HumanSeat):
-            outcome = await _take_expired(pipeline, game, seat, controller, kind)
+            outcome = await take_expired(pipeline, game, seat, controller, kind)
         else:
             return "moved_on"
     except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:
@@ -145,14 +145,17 @@ def _seconds_until(at: datetime | None, now: datetime | None) -> float:
     return 0.0 if at is None else (at - (now or datetime.now(UTC))).total_seconds()
 
 
-async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
-                        kind: str) -> Outcome:
+async def take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
+                       kind: str, reason: str | None = None) -> Outcome:
+    """The game's timeout policy for a decision not taken in time: marked timed out, then the
+    policy's bot decides (and the seat is handed over after a streak). `reason`: why, when it
+    is not the turn clock (a bot endpoint that gave no legal answer, `service.webhooks`)."""
     assert game.lobby is not None and game.state is not None
     policy = game.lobby.timeout_policy
     streak = await consecutive_timeouts(pipeline.store, game.game_id, seat, human.player_id) + 1
     marks: list[AnyEvent] = [DecisionTimedOut(
         seat, human.player_id, _decision_name(game), streak, policy.bot_level,
-        reason=f"no decision within the {game.lobby.turn_clock}-second turn clock",
+        reason=reason or f"no decision within the {game.lobby.turn_clock}-second turn clock",
     )]
     if policy.hand_over_after is not None and streak >= policy.hand_over_after:
         marks.append(SeatHandedToBot(

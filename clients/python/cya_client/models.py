@@ -156,6 +156,74 @@ class AwaitingMoveDirections(msgspec.Struct, kw_only=True, omit_defaults=True, t
     pile: int
 
 
+class BotAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One POST of a decision to your bot endpoint, or the verdict on its answer."""
+    #: When it was recorded.
+    at: datetime
+    #: Increasing; pass it as `?before=` for older attempts.
+    attempt_id: int
+    #: What went wrong, for people.
+    error: str | None
+    #: The game.
+    game_id: str
+    #: From sending to the whole answer (or the failure).
+    latency_ms: float
+    #: The `webhook-id` sent (the same for every attempt at one decision).
+    message_id: str
+    #: `accepted` (the command was played), `illegal` (not a command, or one the rules refuse),
+    #: `late` (no answer before the deadline), `http_error` (a status other than 2xx; 5xx is tried
+    #: again), `network_error` (tried again), `too_large`, `refused` (the URL resolves to a refused
+    #: address), `moved_on` (the game moved on meanwhile).
+    outcome: str
+    #: Your seat.
+    seat: int
+    #: The HTTP status answered, if any.
+    status_code: int | None
+    #: The game's version the decision was asked at.
+    version: int
+
+
+class BotAttempts(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint's attempts, newest first."""
+    #: Newest first.
+    attempts: list[BotAttemptOut]
+    #: Pass as `?before=` for the next page; null on the last.
+    next_before: int | None
+
+
+class BotEndpointIn(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """
+    Register (or replace) your bot endpoint: while it is registered, every seat you hold is played
+    by POSTing each decision to it.
+    """
+    #: Where to POST: `http` or `https`, resolving to a public address (private, loopback and
+    #: link-local addresses are refused unless the server allows them).
+    url: str
+
+
+class BotEndpointOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint (its secret is shown only when made or rotated)."""
+    #: When it was registered.
+    created_at: datetime
+    #: When its secret was last made.
+    secret_rotated_at: datetime
+    #: Where decisions are POSTed.
+    url: str
+
+
+class BotEndpointSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint with its new secret."""
+    #: When it was registered.
+    created_at: datetime
+    #: The signing secret (`whsec_…`), shown only in this answer: verify each delivery's
+    #: `webhook-signature` with it (Standard Webhooks).
+    secret: str
+    #: When its secret was last made.
+    secret_rotated_at: datetime
+    #: Where decisions are POSTed.
+    url: str
+
+
 class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """One of the server's built-in bots. Several entrants may share a level."""
     #: The bot level: `random` or `greedy`.
@@ -388,6 +456,46 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     reason: str
     #: The seat whose clock ran out.
     seat: int
+
+
+class Deliveries(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The delivery log, newest first."""
+    #: Newest first.
+    deliveries: list[DeliveryOut]
+
+
+class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One POST of a message to the subscription's URL."""
+    #: When.
+    at: datetime
+    #: What went wrong, for people.
+    error: str | None
+    #: From sending to the whole answer (or the failure).
+    latency_ms: float
+    #: Whether the receiver answered 2xx.
+    ok: bool
+    #: The HTTP status answered, if any.
+    status_code: int | None
+
+
+class DeliveryOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One message owed to the subscription, with its attempts."""
+    #: Every attempt, oldest first.
+    attempts: list[DeliveryAttemptOut]
+    #: When it was owed.
+    created_at: datetime
+    #: When a receiver took it; null while owed.
+    delivered_at: datetime | None
+    #: The game.
+    game_id: str
+    #: The `webhook-id` it is sent with (on every attempt).
+    message_id: str
+    #: When it is (or was) due next.
+    next_attempt_at: datetime
+    #: The message's type.
+    type: Literal["seated", "game_started", "your_turn", "game_finished", "events"]
+    #: The game's version it tells of.
+    version: int
 
 
 class Discard(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="discard"):
@@ -715,12 +823,12 @@ class Health(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class HistoryLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One line of `GET /v1/games/{game_id}/history` (NDJSON): a stored event, unredacted."""
-    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), or `timeout:<seat>`
-    #: (that seat's turn clock ran out).
+    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), `webhook:<player id>`
+    #: (the player's bot endpoint), or `timeout:<seat>` (that seat's turn clock ran out).
     actor: str | None
     #: On the first event of a command sent with an id: a client's is `player:<player
     #: id>:<Idempotency-Key>`, a bot move's or an expired clock's
-    #: `due:<version>:<bot_turn|deadline>`; null otherwise.
+    #: `due:<version>:<bot_turn|deadline>`, a bot endpoint's `webhook:<version>`; null otherwise.
     command_id: str | None
     #: The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8 JSON, as they
     #: are hashed. Of the event schema its `type` names, at `schema_version` (an older version may
@@ -1154,6 +1262,14 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     sigma: float
 
 
+class Redelivery(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A message owed again."""
+    #: Its game.
+    game_id: str
+    #: The message's id.
+    message_id: str
+
+
 class RematchOffered(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="rematch_offered"):
     """
     One of the game's players asked for a rematch: a new game with the same rules, the seats
@@ -1519,6 +1635,61 @@ class StateOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     version: int
     #: The game at that version as you may see it; null if it was not dealt yet.
     view: GameView | None
+
+
+class SubscriptionIn(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Subscribe a URL to event types of your games."""
+    #: What to hear of each game you sit in: `seated`, `game_started`, `your_turn` (with the whole
+    #: turn inline), `game_finished`, and `events` (each command's events, redacted for your seat).
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Where to POST: `http` or `https`, resolving to a public address (private, loopback and
+    #: link-local addresses are refused unless the server allows them).
+    url: str
+
+
+class SubscriptionOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An event webhook subscription (its secret is shown only when made or rotated)."""
+    #: When it was made.
+    created_at: datetime
+    #: Why it was disabled.
+    disabled_reason: str | None
+    #: False after sustained failure: enable it again with `POST …/enable`.
+    enabled: bool
+    #: The types it hears.
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Consecutive failed attempts.
+    failures: int
+    #: The subscription's id.
+    subscription_id: str
+    #: Where messages are POSTed.
+    url: str
+
+
+class SubscriptionSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A subscription with its new secret."""
+    #: When it was made.
+    created_at: datetime
+    #: Why it was disabled.
+    disabled_reason: str | None
+    #: False after sustained failure: enable it again with `POST …/enable`.
+    enabled: bool
+    #: The types it hears.
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Consecutive failed attempts.
+    failures: int
+    #: The signing secret (`whsec_…`), shown only in this answer: verify each delivery's
+    #: `webhook-signature` with it (Standard Webhooks).
+    secret: str
+    #: The subscription's id.
+    subscription_id: str
+    #: Where messages are POSTed.
+    url: str
+
+
+class Subscriptions(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your event webhook subscriptions."""
+    #: Oldest first.
+    subscriptions: list[SubscriptionOut]
 
 
 class SwapPlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="swap_played"):
