@@ -71,15 +71,15 @@ export const api = {
   createPlayer: (name) => call('POST', '/players', { body: { name } }),
   me: () => call('GET', '/players/me'),
   rulesets: () => call('GET', '/rulesets'),
-  games: (filters = {}) => call('GET', `/games${qs(filters)}`),
+  games: (filters = {}, opts) => call('GET', `/games${qs(filters)}`, opts),
   createGame: (body) => call('POST', '/games', { body }),
   game: (id, opts) => call('GET', game(id), opts),
   join: (id) => call('POST', `${game(id)}/seats`),
   start: (id) => call('POST', `${game(id)}/start`),
   leave: (id) => call('POST', `${game(id)}/leave`, { extra: once(), retry: true }),
   resign: (id) => call('POST', `${game(id)}/resign`, { extra: once(), retry: true }),
-  view: (id, opts) => call('GET', `${game(id)}/view`, opts),
-  legal: (id, opts) => call('GET', `${game(id)}/legal-commands`, opts),
+  // The seat's view and legal commands at one version, answered at once (`timeout=0`).
+  turn: (id) => call('GET', `${game(id)}/turn?timeout=0`),
   // A command carries a fresh Idempotency-Key, so a retry after a dropped answer can never
   // act twice.
   command: (id, command) => call('POST', `${game(id)}/commands`, { body: command, extra: once(), retry: true }),

@@ -18,6 +18,9 @@ import pytest
 from tests.processes import ROOT, free_port, wait_healthy
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+# What a page shows after a server's answer can take a few seconds on a busy machine (other
+# suites share its two cores): wait for it as long as a person would, not Playwright's 5 s.
+playwright_api.expect.set_options(timeout=20_000)
 
 CHROMIUM = os.environ.get("CYA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
