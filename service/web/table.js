@@ -1,6 +1,6 @@
 // The player's table (#/game/ID): the board, the moves the player may make as buttons on
 // cards and seats, the log, resign, and the scores and verification at the end.
-import { api } from './api.js';
+import { api, prefetched } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
@@ -37,9 +37,10 @@ export async function mount(root, { id }) {
     const askTurn = st.seat !== null && !resigned;
     const fresh = summaryStale || !askTurn;
     summaryStale = false;
+    const early = st.summary ? null : prefetched(id); // the first load: asked by the router
     const [detail, turn] = await Promise.all([
-      fresh ? api.game(id) : null,
-      !askTurn ? null : api.turn(id).catch((err) => (err.code === 'not_seated' ? null : Promise.reject(err))),
+      fresh ? early?.game ?? api.game(id) : null,
+      !askTurn ? null : (early?.turn ?? api.turn(id)).catch((err) => (err.code === 'not_seated' ? null : Promise.reject(err))),
     ]);
     if (detail) st.summary = detail.summary;
     if (turn) return { version: turn.version, turn };
