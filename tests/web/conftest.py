@@ -29,6 +29,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"
 WIDTHS = (375, 1280)
+STARTUP_S = 90
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
@@ -58,7 +59,8 @@ class Server:
                  "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
                  "--log-level", "warning"],
                 cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
-        wait_healthy(self.url)
+        # Starting takes seconds of imports: far longer when other suites load the machine.
+        wait_healthy(self.url, timeout_s=STARTUP_S)
 
     def stop(self) -> None:
         if self.proc is not None:
