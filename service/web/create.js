@@ -1,6 +1,6 @@
 // The "Create a game" form, built from GET /v1/rulesets: every rule option with its
 // description, as the server documents it, plus the table's settings (seats and bots, turn
-// clock, timeout policy, public or private).
+// clock, timeout policy, public or private, the spectator delay).
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 
@@ -54,7 +54,12 @@ export function createForm(catalogue) {
       h('div', { class: 'field' }, h('label', { for: 'hand-over' }, 'Hand the seat to the bot after this many timeouts in a row (empty: never)'),
         h('input', { id: 'hand-over', name: 'hand_over_after', type: 'number', min: '1', max: '1000', value: '3' })),
       h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'public', name: 'public', checked: true }),
-        h('label', { for: 'public' }, 'Public: listed in the lobby, anyone may watch'))),
+        h('label', { for: 'public' }, 'Public: listed in the lobby, anyone may watch')),
+      h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated' }),
+        h('label', { for: 'rated' }, 'Rated: the result counts toward the players\' ratings')),
+      h('div', { class: 'field' }, h('label', { for: 'spectator-delay' }, 'Spectator delay (events; 0: live)'),
+        h('input', { id: 'spectator-delay', name: 'spectator_delay', type: 'number', min: '0', max: '1000', value: '0', 'aria-describedby': 'spectator-delay-help' }),
+        h('small', { id: 'spectator-delay-help' }, 'Watchers see the game this many events behind the table while it runs, so nobody watching can tell a player the cards as they fall. The players see it live; once it is over everyone sees all of it.'))),
     h('button', { class: 'primary' }, 'Create the game'));
 
   const value = (name) => {
@@ -99,6 +104,8 @@ export function createForm(catalogue) {
     const clock = form.elements.turn_clock.value, handOver = form.elements.hand_over_after.value;
     const body = {
       ruleset, bots, public: value('public'),
+      spectator_delay: Number(form.elements.spectator_delay.value || 0),
+      rated: value('rated'),
       turn_clock: clock ? Number(clock) : null,
       timeout_policy: { bot_level: form.elements.bot_level.value, hand_over_after: handOver ? Number(handOver) : null },
     };
