@@ -4,12 +4,13 @@
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 
-// Bot levels are not in GET /v1/rulesets: these are the ones POST /v1/games takes.
-const BOT_LEVELS = ['random', 'greedy'];
 const words = (s) => String(s).replaceAll('_', ' ');
 const title = (s) => words(s).replace(/^./, (c) => c.toUpperCase());
 
 export function createForm(catalogue) {
+  // The server's bot levels, weakest first, each with how it plays.
+  const botOptions = () => catalogue.bot_levels.map(({ level, description }) =>
+    h('option', { value: level, title: description }, `${level} bot`));
   const schema = catalogue.ruleset_schema.$defs;
   const props = schema.RuleSet.properties;
   const enumOf = (p) => schema[p.$ref?.split('/').at(-1)]?.enum;
@@ -50,7 +51,7 @@ export function createForm(catalogue) {
       h('div', { class: 'field' }, h('label', { for: 'turn-clock' }, 'Turn clock (seconds per decision; empty: none)'),
         h('input', { id: 'turn-clock', name: 'turn_clock', type: 'number', min: '1', max: '86400', placeholder: 'none' })),
       h('div', { class: 'field' }, h('label', { for: 'timeout-bot' }, 'When a clock runs out (or a player resigns), a bot plays'),
-        h('select', { id: 'timeout-bot', name: 'bot_level' }, BOT_LEVELS.map((l) => h('option', { value: l }, `${l} bot`)))),
+        h('select', { id: 'timeout-bot', name: 'bot_level' }, botOptions())),
       h('div', { class: 'field' }, h('label', { for: 'hand-over' }, 'Hand the seat to the bot after this many timeouts in a row (empty: never)'),
         h('input', { id: 'hand-over', name: 'hand_over_after', type: 'number', min: '1', max: '1000', value: '3' })),
       h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'public', name: 'public', checked: true }),
@@ -77,7 +78,7 @@ export function createForm(catalogue) {
         h('label', { for: `seat-${i + 2}` }, `Seat ${i + 2}`),
         h('select', { id: `seat-${i + 2}`, name: `seat-${i + 2}` },
           h('option', { value: 'open' }, 'open for a person'),
-          BOT_LEVELS.map((l) => h('option', { value: l }, `${l} bot`))))));
+          botOptions()))));
   }
   function drawAdvanced() {
     const classic = value('edition') === 'classic_2011';
