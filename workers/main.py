@@ -1,4 +1,5 @@
-"""`cya worker`: an RQ worker with RQ's scheduler (deadlines) and the sweeper thread.
+"""`cya worker`: an RQ worker with the due timer (expiring clocks, paced bot moves), RQ's
+scheduler (for jobs enqueued for later with RQ's own `enqueue_at`) and the sweeper thread.
 
 Why `SimpleWorker`: the default `Worker` forks a work horse per job, which costs several
 milliseconds and throws away the job's warm state (event loop, database pool, folded-game
@@ -30,6 +31,7 @@ from service.wiring.bootstrap import tune_gc
 from service.wiring.settings import Settings
 from workers import jobs
 from workers.sweeper import Sweeper
+from workers.timer import DueTimer
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +68,12 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     sweeper = Sweeper(settings, owner=name)
     if settings.sweep_interval_s > 0:  # 0: no sweeper in this worker (others sweep)
         sweeper.start()
+    timer = DueTimer(settings.redis_url, settings.rq_queue)
+    timer.start()
     try:
         _work_until_stopped(queue, name, burst=burst, logging_level=logging_level)
     finally:
+        timer.stop()
         sweeper.stop()
         jobs.shutdown()
 
@@ -89,13 +94,18 @@ def _work_until_stopped(queue: Queue, name: str, *, burst: bool, logging_level: 
             worker.work(with_scheduler=True, burst=burst, logging_level=logging_level)
         except RedisError:  # its teardown, with Redis still away
             log.warning("worker %s lost Redis while stopping", worker.name, exc_info=True)
-        if burst or worker._stop_requested:
+        if burst or _stopping(worker):
             return
         log.warning("worker %s lost Redis; working again in %.0f s", worker.name,
                     RECONNECT_WAIT_S)
         time.sleep(RECONNECT_WAIT_S)
-        if worker._stop_requested:  # SIGTERM meanwhile: RQ's handler is still this worker's
+        if _stopping(worker):  # SIGTERM meanwhile: RQ's handler is still this worker's
             return
+
+
+def _stopping(worker: DueWorker) -> bool:
+    """A stop was asked for (RQ records it so whether or not a job was running)."""
+    return worker._stop_requested or worker._shutdown_requested_date is not None
 
 
 async def _schema_behind(database_url: str) -> str | None:
