@@ -90,6 +90,15 @@ def _stale(scene: Scene) -> None:
     me.play.send(scene.game, turn.legal_commands[0], if_match=turn.version - 1)
 
 
+# A public address: registering it sends nothing (carol sits in no game, so nothing is owed).
+PUBLIC_HOOK = "http://93.184.215.14/hook"
+
+
+def _too_many_subscriptions(scene: Scene) -> None:
+    for _ in range(11):
+        scene.carol.webhooks.subscribe(PUBLIC_HOOK, ["game_finished"])
+
+
 PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     errors.MalformedRequest: lambda s: s.ann.games.list(status="bogus"),
     errors.Unauthorized: lambda s: Client(s.server.url, "not-a-key").players.me(),
@@ -100,6 +109,12 @@ PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     errors.GameNotFound: lambda s: s.ann.games.get("no-such-game"),
     errors.VersionNotFound: lambda s: s.ann.audit.state(s.game, 10_000),
     errors.NotFound: lambda s: s.ann.request("GET", "/v1/no-such-route"),
+    errors.BotEndpointNotFound: lambda s: s.carol.webhooks.bot(),
+    errors.SubscriptionNotFound: lambda s: s.carol.webhooks.subscription("sub_none"),
+    errors.MessageNotFound: lambda s: s.carol.webhooks.redeliver(
+        s.carol.webhooks.subscribe(PUBLIC_HOOK, ["events"]).subscription_id, "msg_none"),
+    errors.TooManySubscriptions: _too_many_subscriptions,
+    errors.WebhookUrlRefused: lambda s: s.carol.webhooks.register_bot("http://127.0.0.1/"),
     errors.MethodNotAllowed: lambda s: s.ann.request("DELETE", "/v1/players"),
     errors.NotYourDecision: lambda s: s.awaited()[1].play.send(s.game, Concede()),
     errors.StaleVersion: _stale,

@@ -5,12 +5,14 @@ from cya_client import models
 from cya_client.client import AsyncClient, Client
 from cya_client.errors import (
     BodyTooLarge,
+    BotEndpointNotFound,
     DamagedLog,
     DatabaseUnavailable,
     GameNotFinished,
     GameNotFound,
     IdempotencyKeyReused,
     MalformedRequest,
+    MessageNotFound,
     MethodNotAllowed,
     NotCreator,
     NotFound,
@@ -21,8 +23,11 @@ from cya_client.errors import (
     RateLimited,
     RuleViolation,
     StaleVersion,
+    SubscriptionNotFound,
+    TooManySubscriptions,
     Unauthorized,
     VersionNotFound,
+    WebhookUrlRefused,
 )
 from cya_client.models import Command, Event, GameView, News, Pending, Turn
 from cya_client.streams import StreamEvent, StreamLost
@@ -32,6 +37,7 @@ __all__ = [
     "NO_RETRIES",
     "AsyncClient",
     "BodyTooLarge",
+    "BotEndpointNotFound",
     "Client",
     "Command",
     "DamagedLog",
@@ -42,6 +48,7 @@ __all__ = [
     "GameView",
     "IdempotencyKeyReused",
     "MalformedRequest",
+    "MessageNotFound",
     "MethodNotAllowed",
     "News",
     "NotCreator",
@@ -57,8 +64,11 @@ __all__ = [
     "StaleVersion",
     "StreamEvent",
     "StreamLost",
+    "SubscriptionNotFound",
+    "TooManySubscriptions",
     "Turn",
     "Unauthorized",
     "VersionNotFound",
+    "WebhookUrlRefused",
     "models",
 ]

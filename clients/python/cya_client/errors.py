@@ -87,6 +87,32 @@ class NotFound(ProblemError):
     CODE = "not_found"
 
 
+class BotEndpointNotFound(ProblemError):
+    """404: you have no bot endpoint."""
+    CODE = "bot_endpoint_not_found"
+
+
+class SubscriptionNotFound(ProblemError):
+    """404: you have no webhook subscription with this id."""
+    CODE = "subscription_not_found"
+
+
+class MessageNotFound(ProblemError):
+    """404: the subscription has no such message."""
+    CODE = "message_not_found"
+
+
+class TooManySubscriptions(ProblemError):
+    """409: a player may have at most 10 webhook subscriptions."""
+    CODE = "too_many_subscriptions"
+
+
+class WebhookUrlRefused(ProblemError):
+    """422: the service will not send to this URL (its scheme, user info, or an address that
+    is private, loopback or link-local)."""
+    CODE = "webhook_url_refused"
+
+
 class MethodNotAllowed(ProblemError):
     """405: the path does not take this method."""
     CODE = "method_not_allowed"
