@@ -57,8 +57,8 @@ FULL: tuple[Lineup, ...] = (
 # --quick: the 2-player ismcts-against-greedy target with enough games for its interval to
 # clear 50%, and the cheap line-ups that order the others.
 QUICK: tuple[Lineup, ...] = (
-    Lineup("2p advanced_all", "ismcts", "greedy", 45),
-    Lineup("2p advanced_all", "expert", "greedy", 150),
+    Lineup("2p advanced_all", "ismcts", "greedy", 40),
+    Lineup("2p advanced_all", "expert", "greedy", 100),
     Lineup("2p advanced_all", "greedy", "random", 50),
 )
 
