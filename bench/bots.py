@@ -37,8 +37,8 @@ import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
+from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
-from service.domain.bots import random_policy
 from service.pipeline.publishers import CHANNEL_PREFIX
 from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade

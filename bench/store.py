@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import asyncpg
 
+from service.bots import random_policy
 from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
-from service.domain.bots import random_policy
 from service.projections.rebuild import rebuild
 from service.store.migrate import upgrade
 from service.table.lobby import BotSeat, CreateGame, Start

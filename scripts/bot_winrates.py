@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from service.bots import POLICIES
+from service.bots.trials import head_to_head
 from service.domain import Edition, EndMode, preset
-from service.domain.bot_trials import head_to_head
-from service.domain.bots import POLICIES
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ test, so a new room must say where it stands.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.domain": set(),
     "service.bots": {"service.domain"},
     "service.table": {"service.domain"},
+    "service.ladder": {"service.domain", "service.bots"},
     "service.store": {"service.domain", "service.table"},
     "service.projections": {"service.domain", "service.table", "service.store"},
     "service.players": {"service.store"},
@@ -27,26 +29,30 @@ MAY_IMPORT: dict[str, set[str]] = {
                          "service.projections"},
     "service.audit": {"service.domain", "service.table", "service.store"},
     # The tournament's pure core; its runner (a subpackage) drives games through the pipeline.
-    "service.tournaments": {"service.domain"},
+    "service.tournaments": {"service.domain", "service.bots"},
     "service.tournaments.runner": {"service.domain", "service.table", "service.store",
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.tournaments"},
     "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
                            "service.projections", "service.pipeline"},
+    # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
+    "service.webhooks": {"service.domain", "service.table", "service.store",
+                         "service.projections", "service.pipeline", "service.scheduling"},
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.store",
                        "service.projections", "service.players", "service.pipeline",
-                       "service.audit", "service.scheduling", *TOURNAMENTS},
+                       "service.audit", "service.scheduling", "service.webhooks", *TOURNAMENTS},
     "service.http": {"service.domain", "service.bots", "service.table", "service.store",
                      "service.projections", "service.players", "service.pipeline",
-                     "service.audit", "service.scheduling", "service.wiring", *TOURNAMENTS},
+                     "service.audit", "service.scheduling", "service.wiring",
+                     "service.webhooks", *TOURNAMENTS},
     "workers": {"service.domain", "service.bots", "service.table", "service.store",
                 "service.projections", "service.pipeline", "service.scheduling",
-                "service.wiring", *TOURNAMENTS},
+                "service.wiring", "service.webhooks", *TOURNAMENTS},
     # The command line starts every deployable, workers included.
-    "service.cli": {"service.domain", "service.bots", "service.table", "service.store",
-                    "service.projections", "service.players", "service.pipeline",
+    "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
+                    "service.store", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
-                    *TOURNAMENTS},
+                    "service.webhooks", *TOURNAMENTS},
 }
 PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"}
 # Outside libraries that only the edges may use: never the pure packages.
@@ -112,3 +118,21 @@ def test_each_package_imports_only_from_below(package: str) -> None:
             if package in PURE and name.split(".")[0] in INFRASTRUCTURE:
                 bad.add(f"{path.relative_to(ROOT)}: {name} (a pure package)")
     assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("package", sorted(PURE))
+def test_a_pure_package_imports_only_the_standard_library_msgspec_and_ours(package: str) -> None:
+    allowed = {*sys.stdlib_module_names, "msgspec", *OURS}
+    bad = {f"{path.relative_to(ROOT)}: {name}" for path in _python_files()
+           if _package_of(_module_name(path)) == package
+           for name in _imports(path) if name.split(".")[0] not in allowed}
+    assert not bad, sorted(bad)
+
+
+@pytest.mark.parametrize("package", sorted(PURE))
+def test_a_pure_package_has_ruff_ban_the_infrastructure(package: str) -> None:
+    """ruff says so at the line, as the editor shows it; this test says so in the suite."""
+    config = (ROOT / package.replace(".", "/") / "ruff.toml").read_text()
+    assert "[lint.flake8-tidy-imports.banned-api]" in config
+    for library in INFRASTRUCTURE:
+        assert f'"{library}".msg' in config, library

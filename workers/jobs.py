@@ -64,6 +64,13 @@ def end_idle_game(game_id: str) -> bool:
         idle_games.end_if_idle(rt.services.pipeline, game_id, s.lobby_ttl_s, s.abandon_after_s))
 
 
+def webhook_job(job: str, *args: object) -> object:
+    """A webhook delivery (`service.webhooks.runners.JOBS`): a bot's decision, its default
+    deadline, or a subscription's event messages of one game."""
+    rt = runtime()
+    return rt.loop.run_until_complete(rt.services.webhooks.run_job(job, args))
+
+
 def noop() -> None:
     """The benchmark's yardstick: what RQ alone costs from enqueue to finished."""
 

@@ -23,6 +23,9 @@ from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
 from service.tournaments.runner.log import stale_running
+from service.webhooks import outbox
+from service.webhooks.event_delivery import queue_key
+from service.webhooks.runners import RQRunner
 from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -85,4 +88,17 @@ class Sweeper(threading.Thread):
         for game_id in await idle_candidates(store, s.lobby_ttl_s, s.abandon_after_s):
             queue.enqueue(IDLE_JOB, game_id, job_id=f"cya-idle-{game_id}", job_timeout=30,
                           result_ttl=0, failure_ttl=3600)
+        await self._sweep_webhooks(store)
         return n
+
+    async def _sweep_webhooks(self, store: EventStore) -> None:
+        """Event webhook messages that wait past their time with no job holding them."""
+        s = self.settings
+        assert s.redis_url
+        runner = RQRunner(s.redis_url, s.rq_queue)
+        try:
+            for sub_id, game_id in await outbox.due_queues(store, s.sweep_grace_s):
+                await runner.run("deliver_events", (sub_id, game_id),
+                                 key=queue_key(sub_id, game_id))
+        finally:
+            await runner.close()

@@ -1,4 +1,4 @@
-"""`cya`: database migrations, projection rebuilds, audits and bot simulations."""
+"""`cya`: database migrations, projection rebuilds, audits, bot simulations and the bot ladder."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import click
 
+from service.cli.ladder import ladder
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import ConfigError, Settings, get_settings
 
@@ -176,3 +177,6 @@ def simulate(settings: Settings, games: int, players: int, preset_name: str, end
 
     ids = _run(settings, work)
     click.echo(f"played {len(ids)} games; e.g. cya audit verify {ids[0]}" if ids else "no games")
+
+
+main.add_command(ladder)

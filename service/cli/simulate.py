@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from service.bots import random_policy
 from service.domain import RuleSet, legal_commands, player_view
-from service.domain.bots import random_policy
 from service.pipeline import Outcome, Pipeline
 from service.table.lobby import BotSeat, CreateGame, Start
 

@@ -41,6 +41,7 @@ from service.http.routes.rematch import RematchController
 from service.http.routes.rulesets import list_rulesets
 from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
+from service.http.routes.webhooks import WebhooksController
 from service.http.settings import HttpSettings, get_http_settings
 from service.http.web import UNLIMITED, docs_render_plugins, web_router
 from service.pipeline.hooks import Scheduler
@@ -77,6 +78,9 @@ TAGS = {
     "rules": "The editions, rule options and rules versions the server plays.",
     "ratings": "Ratings of players and bot levels from rated games: the leaderboard, a player's "
                "page.",
+    "webhooks": "Your bot endpoint (the server POSTs each of your decisions to it) and event "
+                "webhooks for your games, signed per Standard Webhooks, with their delivery "
+                "logs.",
     "ops": "Liveness, readiness and metrics, for operators; open and not rate limited.",
 }
 
@@ -201,6 +205,7 @@ def create_app(
                 log.error("the database is not ready for this code: %s", behind)
         # Resume work owed from before a restart at once, not at the next command.
         start_due_work(services.pipeline.scheduler)
+        services.start()
         runtime.player_feeds.start()
         restore.extend(_drain_streams_on_exit_signal(runtime.feeds, runtime.player_feeds))
 
@@ -229,7 +234,8 @@ def create_app(
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
                         RematchController,
                         PlayController, TurnController, FollowController, AuditController,
-                        RatingsController, TournamentsController, list_rulesets, healthz,
+                        RatingsController, TournamentsController,
+                         WebhooksController, list_rulesets, healthz,
                         readyz, metrics,
                         web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
@@ -252,7 +258,7 @@ def _cors(origins: tuple[str, ...]) -> CORSConfig | None:
     if not origins:
         return None
     return CORSConfig(
-        allow_origins=list(origins), allow_methods=["GET", "POST"],
+        allow_origins=list(origins), allow_methods=["GET", "POST", "DELETE"],
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                        "If-None-Match", "Last-Event-ID"],
         expose_headers=["ETag", "Retry-After", "RateLimit-Policy", "RateLimit-Limit",

@@ -1,7 +1,7 @@
 """The values a field takes when they are a fixed set, for a 400 that refuses one of them.
 
 msgspec and Litestar say only "Invalid enum value 'smart'"; a client should not have to open
-the contract to learn that `random` and `greedy` are the levels there are.
+the contract to learn that `random`, `greedy`, `expert` and `ismcts` are the levels there are.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from service.http.schemas import (
     LegalCommands,
     ViewOut,
 )
-from service.http.turns import Turn
+from service.table.turns import Turn
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from service.pipeline.hooks import Publisher
 from service.store.event_store import EventStore
@@ -25,6 +25,22 @@ from service.table.lobby import SeatHolder
 log = logging.getLogger("cya.http.feeds")
 
 FINAL_EVENT = "game_ended"  # nothing follows it in a game's log
+
+STOP_WAIT_S = 1.0  # how long a request waits for its feed's pump to end
+_ending: set[asyncio.Task[Any]] = set()  # tasks told to end: held until they have
+
+
+async def end_task(task: asyncio.Task[Any]) -> None:
+    """Cancels `task` and waits `STOP_WAIT_S` at most for it to end, quietly."""
+    task.cancel()
+    await asyncio.wait({task}, timeout=STOP_WAIT_S)
+    if not task.done():
+        log.warning("%s did not end within %.1f s of its cancellation; left to end by itself",
+                    task.get_name(), STOP_WAIT_S)
+        _ending.add(task)
+        task.add_done_callback(_ending.discard)
+    elif not task.cancelled() and task.exception() is not None:
+        log.debug("task %s ended with %r", task.get_name(), task.exception())
 
 
 class After(NamedTuple):
@@ -56,10 +72,11 @@ class Feed:
         await self.refresh()
 
     async def stop(self) -> None:
+        """Ends the pump, waiting for it a moment at most: the caller is a long poll or a
+        stream that owes its client an answer now (a pump that takes longer ends by itself
+        at its subscription's next read)."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await end_task(self._task)
 
     async def refresh(self) -> None:
         async with self._lock:
@@ -112,12 +129,12 @@ class Feed:
 
     async def _pump(self) -> None:
         sub = self.publisher.subscribe(self.game_id)
-        pending: asyncio.Future[int] | None = None
+        pending: asyncio.Task[int] | None = None
         loop, last_loss = asyncio.get_running_loop(), float("-inf")
         try:
             while True:
                 if pending is None:
-                    pending = asyncio.ensure_future(anext(sub))
+                    pending = asyncio.create_task(anext(sub))  # type: ignore[arg-type]
                 done, _ = await asyncio.wait({pending}, timeout=self.poll)
                 if done:
                     finished, pending = pending, None
@@ -144,11 +161,10 @@ class Feed:
             # Quietly: with Redis away, ending the subscription fails as well, and that was
             # the 500 of the long poll whose feed this was.
             if pending is not None:  # it runs the generator: end it before closing that
-                pending.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await pending
-            with contextlib.suppress(Exception):
-                await sub.aclose()  # type: ignore[attr-defined]
+                await end_task(pending)
+            if pending is None or pending.done():
+                with contextlib.suppress(Exception):
+                    await sub.aclose()  # type: ignore[attr-defined]
 
 
 class Feeds:

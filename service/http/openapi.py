@@ -184,9 +184,11 @@ def document_response_headers(openapi: OpenAPI) -> None:
 # has one type for them rather than one per field. The values name the enum; a new value
 # leaves it written out again, and the contract test says so.
 NAMED_ENUMS = {
-    frozenset({"random", "greedy"}): ("BotLevel", "How a bot plays: `random` (any legal move) "
-                                                  "or `greedy` (the move its heuristics score "
-                                                  "best)."),
+    frozenset({"random", "greedy", "expert", "ismcts"}): (
+        "BotLevel", "How a bot plays: `random` (any legal move), `greedy` (the move its"
+                    " heuristics score best), `expert` (a hand-written player that counts cards)"
+                    " or `ismcts` (information-set Monte Carlo tree search: the strongest)."
+                    " GET /v1/rulesets describes each level."),
     frozenset({"top_to_bottom", "bottom_to_top"}): ("Direction", "Which way a stack moves: "
                                                     "its top set to the bottom, or its bottom "
                                                     "set to the top."),

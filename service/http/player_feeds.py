@@ -14,6 +14,7 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 
+from service.http.feeds import end_task
 from service.pipeline.hooks import Publisher
 
 log = logging.getLogger("cya.http.player_feeds")
@@ -84,7 +85,5 @@ class PlayerFeeds:
     async def close(self) -> None:
         self.drain()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await end_task(self._task)
             self._task = None

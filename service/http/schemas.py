@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -25,20 +24,7 @@ from service.table.lobby import (
     SeatHolder,
     TimeoutPolicy,
 )
-
-
-class GameStatus(enum.StrEnum):
-    """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
-    `finished`; or over without a result: `expired` (a lobby never started in time) or
-    `abandoned` (a game without a clock that waited on a human too long)."""
-
-    # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
-    ABANDONED = "abandoned"
-    EXPIRED = "expired"
-    FINISHED = "finished"
-    LOBBY = "lobby"
-    PLAYING = "playing"
-
+from service.table.turns import GameStatus as GameStatus
 
 # Players.
 
@@ -127,7 +113,8 @@ HEADER_SCHEMA: dict[str, Any] = {"one_of": None, "type": "string"}
 # Descriptions the bodies below share.
 _GAME_ID_DOC = "The game's id."
 _SEAT = "Your seat; null: you watch as a spectator."
-_BOT_LEVEL = "How the bot plays: `random` or `greedy`."
+_BOT_LEVEL = ("How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest);"
+              " GET /v1/rulesets describes each.")
 _VERSION = "The game's version: the number of events in its log."
 _AWAITING = "The seats whose decision the game waits for; empty when it waits for none."
 _DEADLINE = ("When the pending decision times out (turn clock); null without a clock, for a"

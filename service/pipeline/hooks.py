@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from service.pipeline.publishers import PlayerNews
+from service.store.records import StoredEvent
 from service.table.clock import DueWork
+from service.table.game import Game
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,14 @@ class Scheduler(Protocol):
     async def schedule(self, game_id: str, due: DueWork | None) -> None: ...
 
 
+class CommitListener(Protocol):
+    """Told after every commit what it changed (`service.webhooks.dispatch.Webhooks`): a
+    hint like the others, whose failure is logged and never fails the command."""
+
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None: ...
+
+
 class NoScheduler:
     """Until the workers exist: due work waits in the table for a sweeper."""
 
@@ -55,7 +65,7 @@ class CommitHints:
     def __init__(self, publisher: Publisher, scheduler: Scheduler) -> None:
         self.publisher, self.scheduler = publisher, scheduler
         self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0,
-                                                 "game_over": 0.0}
+                              "game_over": 0.0, "listen": 0.0}
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
                            players: Sequence[str] = ()) -> None:

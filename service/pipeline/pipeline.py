@@ -20,7 +20,13 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import CommitHints, NoScheduler, Publisher, Scheduler
+from service.pipeline.hooks import (
+    CommitHints,
+    CommitListener,
+    NoScheduler,
+    Publisher,
+    Scheduler,
+)
 from service.pipeline.outcome import Outcome, OutcomeStatus
 from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
@@ -91,6 +97,8 @@ class Pipeline:
         self.publisher: Publisher = publisher or LocalPublisher()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.hints = CommitHints(self.publisher, self.scheduler)
+        # Told after every commit (webhooks): each a hint, after the publish and the schedule.
+        self.listeners: list[CommitListener] = []
         self.retries = conflict_retries
         # Told the id of each game that ends (a tournament's runner listens): a hint, like
         # the others; the tournaments' sweepers catch what a failed one misses.
@@ -266,6 +274,13 @@ class Pipeline:
             return _Retry(game.version)
         if self.cache is not None:
             self.cache.put(after)
+        # The listeners first: what follows from this commit (the next bot move, a client
+        # that reads the answer) comes after they are told, so they are told in log order.
+        for listener in self.listeners:
+            await self.hints.send(
+                "listen", functools.partial(listener.committed, game, after, batch.stored),
+                "could not tell a listener of version %d of game %s", after.version,
+                command.game_id)
         await self.hints.after_commit(command.game_id, after.version, rows.due,
                                       players_to_tell(game, after))
         if after.lobby is not None and after.lobby.rated and game.status != after.status == (

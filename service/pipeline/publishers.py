@@ -8,12 +8,14 @@ message as a hint to read the log: a lost message delays, never loses.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NamedTuple
 
 CHANNEL_PREFIX = "cya:game:"
 PLAYERS_CHANNEL = "cya:players"  # one channel for every player's news: few messages, one reader
+READ_S = 1.0  # a subscription's longest read: how long it may outlive a cancellation
 
 
 class PlayerNews(NamedTuple):
@@ -92,14 +94,24 @@ class RedisPublisher:
 
     async def _messages(self, channel: str) -> AsyncIterator[bytes]:
         pubsub = self._subscriptions.pubsub()
-        await pubsub.subscribe(channel)
         try:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
+            await pubsub.subscribe(channel)
+            while True:
+                # A bounded read, never `listen()`: redis-py can swallow a cancellation (seen
+                # while it reconnects after Redis returns), and a subscription blocked in an
+                # endless read then outlived its follower, holding the channel and its
+                # process's shutdown for as long as the connection lived.
+                message = await pubsub.get_message(timeout=READ_S)
+                if message is not None and message.get("type") == "message":
                     yield message["data"]
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # a cancellation was swallowed
+                    raise asyncio.CancelledError
         finally:
-            await pubsub.unsubscribe()
-            await pubsub.aclose()
+            # Closing the connection ends the subscription on the server: no UNSUBSCRIBE
+            # round trip, which a Redis that is away would make wait.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pubsub.aclose(), READ_S)
 
     async def close(self) -> None:
         await self._redis.aclose()

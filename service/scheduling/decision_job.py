@@ -4,7 +4,9 @@ A job names (game, version, kind, seat) as the `due_work` row said after that ve
 commit. It acts only if the game still stands at that version, and posts its command under an
 id derived from those same facts, so a job that runs twice (a retry, a sweep, two workers)
 acts once: the second copy finds the version moved on, or finds its command id already
-recorded with the same body (the bot's choice is seeded by the same facts, so it is the same).
+recorded with the same body (the bot's choice is seeded by the same facts, so it is the same;
+a searching bot that ran out of time may choose otherwise, and the copy that commits second
+is refused like any stale command).
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ import asyncio
 import functools
 import logging
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import msgspec
 
+from service.bots import LEVELS, choose
 from service.domain import RuleViolation, legal_commands, player_view
-from service.domain.bots import POLICIES
 from service.domain.commands import SeatCommand
 from service.pipeline import Outcome, Pipeline
 from service.pipeline.deciders import expired_clock
@@ -34,6 +36,10 @@ Result = Literal["acted", "moved_on", "replayed", "early"]
 # The longest a job started before its deadline waits for it; one earlier than that leaves the
 # decision to the sweeper, which hands it out again once it is overdue.
 EARLY_WAIT_MAX_S = 5.0
+# A searching bot stops this long before the turn clock runs out, to leave time for the
+# commit; and it always thinks at least a little, even past a clock that has run out.
+COMMIT_MARGIN_S = 0.25
+MIN_THINK_S = 0.02
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +50,33 @@ def command_id_for(version: int, kind: str) -> str:
     return f"due:{version}:{kind}"
 
 
-def bot_choice(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
-    """Deterministic in (game, version, kind): every copy of a job picks the same move."""
+def bot_choice(game: Game, seat: int, level: str, kind: str,
+               now: datetime | None = None) -> SeatCommand:
+    """Seeded by (game, version, kind): every copy of a job picks the same move (a searching
+    level does when it finishes its iterations within its time)."""
     assert game.state is not None
     rng = random.Random(f"{game.game_id}:{game.version}:{kind}")
-    policy = POLICIES[level]
-    return policy(player_view(game.state, seat), legal_commands(game.state, seat), rng)
+    view, legal = player_view(game.state, seat), legal_commands(game.state, seat)
+    return choose(level, view, legal, rng, thinking_budget(game, now))
+
+
+def thinking_budget(game: Game, now: datetime | None = None) -> float | None:
+    """Seconds a searching bot may think: what is left of the turn clock since the decision
+    began, less the commit's margin; None without a turn clock (its own budget then)."""
+    lobby = game.lobby
+    if lobby is None or lobby.turn_clock is None or game.decision_since is None:
+        return None
+    ends = game.decision_since + timedelta(seconds=lobby.turn_clock)
+    left = _seconds_until(ends, now) - COMMIT_MARGIN_S
+    return max(MIN_THINK_S, left)
+
+
+async def choose_off_loop(game: Game, seat: int, level: str, kind: str) -> SeatCommand:
+    """A searching level thinks in a thread, so the event loop (the API's, in the embedded
+    runner) keeps serving meanwhile."""
+    if LEVELS[level].searches:
+        return await asyncio.to_thread(bot_choice, game, seat, level, kind)
+    return bot_choice(game, seat, level, kind)
 
 
 async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
@@ -91,12 +118,12 @@ async def take_due_decision(
     try:
         if kind == BOT_TURN and isinstance(controller, BotSeat):
             outcome = await pipeline.play(
-                game_id, seat, bot_choice(game, seat, controller.level, kind),
+                game_id, seat, await choose_off_loop(game, seat, controller.level, kind),
                 command_id=command_id_for(version, kind), expected_version=version,
                 actor=f"bot:{controller.level}",
             )
         elif kind == DEADLINE and isinstance(controller, HumanSeat):
-            outcome = await _take_expired(pipeline, game, seat, controller, kind)
+            outcome = await take_expired(pipeline, game, seat, controller, kind)
         else:
             return "moved_on"
     except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:
@@ -118,14 +145,17 @@ def _seconds_until(at: datetime | None, now: datetime | None) -> float:
     return 0.0 if at is None else (at - (now or datetime.now(UTC))).total_seconds()
 
 
-async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
-                        kind: str) -> Outcome:
+async def take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
+                       kind: str, reason: str | None = None) -> Outcome:
+    """The game's timeout policy for a decision not taken in time: marked timed out, then the
+    policy's bot decides (and the seat is handed over after a streak). `reason`: why, when it
+    is not the turn clock (a bot endpoint that gave no legal answer, `service.webhooks`)."""
     assert game.lobby is not None and game.state is not None
     policy = game.lobby.timeout_policy
     streak = await consecutive_timeouts(pipeline.store, game.game_id, seat, human.player_id) + 1
     marks: list[AnyEvent] = [DecisionTimedOut(
         seat, human.player_id, _decision_name(game), streak, policy.bot_level,
-        reason=f"no decision within the {game.lobby.turn_clock}-second turn clock",
+        reason=reason or f"no decision within the {game.lobby.turn_clock}-second turn clock",
     )]
     if policy.hand_over_after is not None and streak >= policy.hand_over_after:
         marks.append(SeatHandedToBot(
@@ -133,7 +163,7 @@ async def _take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanS
             reason=f"{streak} consecutive timeouts (the game hands a seat over after "
                    f"{policy.hand_over_after})",
         ))
-    command = bot_choice(game, seat, policy.bot_level, kind)
+    command = await choose_off_loop(game, seat, policy.bot_level, kind)
     decide = functools.partial(expired_clock, seat=seat, marks=marks, command=command)
     body = _encode((kind, seat, marks, command))
     return await pipeline.take(game.game_id, decide, body, f"timeout:{seat}",

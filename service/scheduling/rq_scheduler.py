@@ -1,5 +1,6 @@
-"""Due work carried by RQ: enqueue a bot move now, an expiring clock at its deadline, and
-sweep the rows whose job was lost (a dead worker, a Redis that forgot everything).
+"""Due work carried by RQ: enqueue a bot move now, an expiring clock at its deadline (through
+the workers' timers, `due_timer.py`), and sweep the rows whose job was lost (a dead worker,
+a Redis that forgot everything).
 
 The job is named by its dotted path, so API processes enqueue without importing `workers/`.
 """
@@ -7,13 +8,13 @@ The job is named by its dotted path, so API processes enqueue without importing 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from redis import Redis
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.scheduling import due_timer
 from service.table.clock import BOT_TURN, DueWork
 
 JOB = "workers.jobs.take_due_decision"
@@ -33,28 +34,20 @@ def _utc(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
-def _next_whole_second(t: datetime) -> datetime:
-    whole = t.replace(microsecond=0)
-    return whole if whole == t else whole + timedelta(seconds=1)
-
-
-def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job:
+def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job | None:
+    """Enqueues `due` now, or hands it to the timers when it is for later (None)."""
     at = _utc(due.due_at)
     now = datetime.now(UTC)
     if due.kind == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
-    elif at > now:
-        # RQ's scheduler keeps whole seconds, dropping the fraction: a clock would expire up
-        # to a second before the deadline the player was shown. Never early, then.
-        at = _next_whole_second(at)
+    if at > now:  # the workers' timers release it then (`due_timer`), to the millisecond
+        lead = timedelta(seconds=due_timer.CLOCK_LEAD_S if due.kind != BOT_TURN else 0)
+        due_timer.add(queue, due, at - lead)
+        return None
     args = (due.game_id, due.version, due.kind, due.seat)
     with queue.connection.pipeline() as pipe:  # one round trip instead of two
-        options: dict[str, Any] = {
-            "job_id": job_id(due), "job_timeout": JOB_TIMEOUT_S, "result_ttl": 0,
-            "failure_ttl": 3600, "retry": RETRY, "pipeline": pipe,
-        }
-        job: Job = (queue.enqueue_at(at, JOB, *args, **options) if at > now
-                    else queue.enqueue(JOB, *args, **options))
+        job: Job = queue.enqueue(JOB, *args, job_id=job_id(due), job_timeout=JOB_TIMEOUT_S,
+                                 result_ttl=0, failure_ttl=3600, retry=RETRY, pipeline=pipe)
         pipe.execute()
     return job
 

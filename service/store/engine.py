@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 WRITE_OPTION = "cya_write"
@@ -26,6 +26,14 @@ def _json_out(value: Any) -> Any:
     return value  # raw text: msgspec decodes it straight into typed structs
 
 
+def _refuse_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A pooled connection the server closed (a restart, `pg_terminate_backend`, an idle
+    timeout) is replaced before use, as `pool_pre_ping` would, without its round trip on
+    every checkout: asyncpg learns of the closing as it happens, so asking it is enough."""
+    if dbapi_connection.driver_connection.is_closed():
+        raise exc.DisconnectionError("the server closed this pooled connection")
+
+
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
@@ -39,8 +47,10 @@ def create_engine(url: str, *, sqlite_busy_timeout_ms: int = 10_000, **kwargs: A
         # against 2,500 with waiting for a pooled one instead.
         kwargs.setdefault("pool_size", POOL_SIZE)
         kwargs.setdefault("max_overflow", 0)
-        return create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
-                                   **kwargs)
+        pg = create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
+                                 **kwargs)
+        event.listen(pg.sync_engine, "checkout", _refuse_closed)
+        return pg
     engine = create_async_engine(url, json_serializer=_json_in, json_deserializer=_json_out,
                                  **kwargs)
 

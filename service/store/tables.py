@@ -215,3 +215,90 @@ tournament_games = sa.Table(
     sa.Column("table_no", sa.Integer, nullable=False),
     sa.Index("ix_tournament_games_tournament", "tournament_id"),
 )
+
+# Webhooks (`service/webhooks/`). A player's bot endpoint: while it is registered, every seat
+# the player holds is played by POSTing the decision to `url`. The signing secret is kept as
+# it is (a Standard Webhooks secret is symmetric: the service must sign with it); the API shows
+# it once, when made.
+bot_endpoints = sa.Table(
+    "bot_endpoints",
+    metadata,
+    sa.Column("player_id", sa.String(64), primary_key=True),
+    sa.Column("url", sa.String(2048), nullable=False),
+    sa.Column("secret", sa.String(128), nullable=False),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("secret_rotated_at", Timestamp, nullable=False),
+)
+
+# Every POST of a decision to a bot endpoint, with what came of it.
+bot_attempts = sa.Table(
+    "bot_attempts",
+    metadata,
+    sa.Column("attempt_id", BigId, sa.Identity(), primary_key=True),
+    sa.Column("player_id", sa.String(64), nullable=False),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("message_id", sa.String(128), nullable=False),
+    # accepted | illegal | late | http_error | network_error | refused
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("status_code", sa.Integer, nullable=True),
+    sa.Column("latency_ms", sa.Float, nullable=False),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("at", Timestamp, nullable=False),
+    sa.Index("ix_bot_attempts_player", "player_id", "attempt_id"),
+)
+
+# A player's event webhook: `url` hears the chosen `event_types` of the player's games.
+webhook_subscriptions = sa.Table(
+    "webhook_subscriptions",
+    metadata,
+    sa.Column("subscription_id", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), nullable=False),
+    sa.Column("url", sa.String(2048), nullable=False),
+    sa.Column("secret", sa.String(128), nullable=False),
+    sa.Column("event_types", JsonText, nullable=False),
+    sa.Column("enabled", sa.Boolean, nullable=False),
+    sa.Column("failures", sa.Integer, nullable=False),  # consecutive failed attempts
+    sa.Column("disabled_reason", sa.Text, nullable=True),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Index("ix_webhook_subscriptions_player", "player_id"),
+)
+
+# The outbox: one row per message owed to a subscription, delivered in (game, version, seq)
+# order; a message is only sent once every earlier one of its game is delivered.
+webhook_messages = sa.Table(
+    "webhook_messages",
+    metadata,
+    sa.Column("message_id", sa.String(128), primary_key=True),
+    sa.Column("subscription_id", sa.String(64), nullable=False),
+    sa.Column("game_id", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(32), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("delivered_at", Timestamp, nullable=True),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_attempt_at", Timestamp, nullable=False),
+    # A delivering job's claim on the head of its game's queue (two jobs never send at once).
+    sa.Column("lease_until", Timestamp, nullable=True),
+    sa.Index("ix_webhook_messages_queue", "subscription_id", "game_id", "delivered_at",
+             "version", "seq"),
+    sa.Index("ix_webhook_messages_due", "delivered_at", "next_attempt_at"),
+)
+
+# Every POST of an event message, with what came of it: the delivery log.
+webhook_attempts = sa.Table(
+    "webhook_attempts",
+    metadata,
+    sa.Column("attempt_id", BigId, sa.Identity(), primary_key=True),
+    sa.Column("message_id", sa.String(128), nullable=False),
+    sa.Column("subscription_id", sa.String(64), nullable=False),
+    sa.Column("ok", sa.Boolean, nullable=False),
+    sa.Column("status_code", sa.Integer, nullable=True),
+    sa.Column("latency_ms", sa.Float, nullable=False),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("at", Timestamp, nullable=False),
+    sa.Index("ix_webhook_attempts_message", "message_id"),
+)

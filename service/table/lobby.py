@@ -23,11 +23,13 @@ from service.table.endings import (
     RematchOffered,
 )
 
-BotLevel = Literal["random", "greedy"]
+# The levels of service.bots.LEVELS (tests/bots/test_wiring.py holds the two together).
+BotLevel = Literal["random", "greedy", "expert", "ismcts"]
 
 _BOT_LEVEL = (
-    "How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics"
-    " score best)."
+    "How the bot plays: `random` (any legal move), `greedy` (the legal move its heuristics"
+    " score best), `expert` (a hand-written player that counts cards) or `ismcts` (a search"
+    " over the cards it cannot see: the strongest). GET /v1/rulesets describes each."
 )
 
 
@@ -52,7 +54,7 @@ TIMEOUT_POLICY_DOC = (
     "the rest of the game. Without a turn clock only `bot_level` counts: it plays the seat of\n"
     "a player who resigns.")
 TIMEOUT_BOT_LEVEL_DOC = ("How the bot that takes expired decisions, and the seat of a player "
-                         "who resigns, plays: `random` or `greedy`.")
+                         "who resigns, plays: `random`, `greedy`, `expert` or `ismcts`.")
 HAND_OVER_AFTER_DOC = (
     "Consecutive timeouts after which the seat is handed to the bot for good, at least 1;"
     " null: never. A decision the player takes themselves starts the count again."

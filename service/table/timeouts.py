@@ -42,7 +42,8 @@ class DecisionTimedOut(_TimeoutEvent, frozen=True, tag="decision_timed_out"):
         ),
     ]
     bot_level: Annotated[
-        BotLevel, doc("How the bot that decides instead plays: `random` or `greedy`.")
+        BotLevel, doc("How the bot that decides instead plays: `random`, `greedy`, `expert` or"
+                      " `ismcts`.")
     ]
     reason: Annotated[
         str, doc("Why, in words, e.g. `no decision within the 60-second turn clock`.")
@@ -56,7 +57,8 @@ class SeatHandedToBot(_TimeoutEvent, frozen=True, tag="seat_handed_to_bot"):
     seat: Annotated[int, doc("The seat handed over.")]
     player_id: Annotated[str, doc("The id of the player who held the seat.")]
     level: Annotated[
-        BotLevel, doc("How the bot that now plays the seat plays: `random` or `greedy`.")
+        BotLevel, doc("How the bot that now plays the seat plays: `random`, `greedy`, `expert`"
+                      " or `ismcts`.")
     ]
     reason: Annotated[
         str,

@@ -9,8 +9,8 @@ import math
 
 import msgspec
 
+from service.bots.levels import LEVEL_NAMES
 from service.domain import RuleSet
-from service.domain.bots import POLICIES
 from service.tournaments.entrants import BotEntrant, Entrant, PlayerEntrant
 from service.tournaments.events import (
     Format,
@@ -131,9 +131,9 @@ def _create(t: Tournament, c: CreateTournament) -> list[TournamentEvent]:
     if t.created is not None:
         raise TournamentConflict("the tournament exists")
     for i, e in enumerate(c.entrants):
-        if isinstance(e, BotEntrant) and e.level not in POLICIES:
+        if isinstance(e, BotEntrant) and e.level not in LEVEL_NAMES:
             raise SpecError(f"entrants[{i}].level", f"No bot level {e.level!r}: "
-                            f"{', '.join(POLICIES)}.")
+                            f"{', '.join(LEVEL_NAMES)}.")
     humans = [e.player_id for e in c.entrants if isinstance(e, PlayerEntrant)]
     if len(set(humans)) != len(humans):
         raise SpecError("entrants", "A player enters a tournament once.")

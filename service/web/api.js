@@ -65,21 +65,23 @@ const qs = (params) => {
 };
 
 const once = () => ({ 'Idempotency-Key': crypto.randomUUID() });
+// The rule catalogue (card names, rule options) does not change while a page is open.
+let catalogue = null;
 const game = (id) => `/games/${encodeURIComponent(id)}`;
 
 export const api = {
   createPlayer: (name) => call('POST', '/players', { body: { name } }),
   me: () => call('GET', '/players/me'),
-  rulesets: () => call('GET', '/rulesets'),
-  games: (filters = {}) => call('GET', `/games${qs(filters)}`),
+  rulesets: () => (catalogue ??= call('GET', '/rulesets').catch((err) => { catalogue = null; throw err; })),
+  games: (filters = {}, opts) => call('GET', `/games${qs(filters)}`, opts),
   createGame: (body) => call('POST', '/games', { body }),
   game: (id, opts) => call('GET', game(id), opts),
   join: (id) => call('POST', `${game(id)}/seats`),
   start: (id) => call('POST', `${game(id)}/start`),
   leave: (id) => call('POST', `${game(id)}/leave`, { extra: once(), retry: true }),
   resign: (id) => call('POST', `${game(id)}/resign`, { extra: once(), retry: true }),
-  view: (id, opts) => call('GET', `${game(id)}/view`, opts),
-  legal: (id, opts) => call('GET', `${game(id)}/legal-commands`, opts),
+  // The seat's view and legal commands at one version, answered at once (`timeout=0`).
+  turn: (id) => call('GET', `${game(id)}/turn?timeout=0`),
   // A command carries a fresh Idempotency-Key, so a retry after a dropped answer can never
   // act twice.
   command: (id, command) => call('POST', `${game(id)}/commands`, { body: command, extra: once(), retry: true }),
@@ -90,6 +92,21 @@ export const api = {
   history: async (id) => (await call('GET', `${game(id)}/history`, { raw: true }))
     .split('\n').filter(Boolean).map((line) => JSON.parse(line)),
 };
+
+// A cold load of a table: the router asks for what the table shows first while the table's
+// modules are still loading, and the table takes those answers (once) instead of asking.
+const early = new Map();
+export function prefetchTable(id) {
+  const asked = { game: api.game(id), turn: api.turn(id), rulesets: api.rulesets() };
+  // Whoever takes them handles their failures; an answer nobody takes is no error.
+  Object.values(asked).forEach((p) => p.catch(() => {}));
+  early.set(id, asked);
+}
+export function prefetched(id) {
+  const asked = early.get(id);
+  early.delete(id);
+  return asked;
+}
 
 // Follow a game's events as Server-Sent Events. EventSource cannot send the Authorization
 // header, so this reads the stream with fetch. `onEvents(batch)` gets each chunk's events

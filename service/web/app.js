@@ -1,6 +1,6 @@
 // The router: the part of the URL after `#` picks the screen, so the server only ever serves
 // static files. #/join/ID is the invitation link: it takes a seat, then opens the table.
-import { api } from './api.js';
+import { api, prefetchTable } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { session } from './store.js';
 
@@ -12,13 +12,13 @@ const screen = (name, params = () => ({})) => async (m, el) =>
 const main = document.getElementById('app');
 let unmount = null;
 
-// [address, screen, needs a key]
+// [address, screen, needs a key]. Public games may be listed, watched and audited without one.
 const ROUTES = [
-  [/^#\/game\/([\w-]+)$/, screen('table', (m) => ({ id: m[1] })), true],
-  [/^#\/watch\/([\w-]+)$/, screen('watch', (m) => ({ id: m[1] })), true],
-  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, screen('audit', (m) => ({ id: m[1], version: m[2] })), true],
+  [/^#\/game\/([\w-]+)$/, (m, el) => { prefetchTable(m[1]); return screen('table', () => ({ id: m[1] }))(m, el); }, true],
+  [/^#\/watch\/([\w-]+)$/, screen('watch', (m) => ({ id: m[1] })), false],
+  [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, screen('audit', (m) => ({ id: m[1], version: m[2] })), false],
   [/^#\/join\/([\w-]+)$/, (m) => join(m[1]), true],
-  [/^#\/lobby$/, screen('lobby'), true],
+  [/^#\/lobby$/, screen('lobby'), false],
   [/^#?\/?$/, (m, el) => session.key() ? (location.hash = '#/lobby') : screen('start')(m, el), false],
   [/^#\/start$/, screen('start'), false],
 ];

@@ -22,6 +22,10 @@ export function whoseDecision(view, names) {
     case 'draft_window': return `${who(p.eligible)} may challenge the draft or let it stand`;
     case 'move_directions': return `${who(p.awaiting[0])} chooses a direction for the Move`;
     case 'game_over': return 'The game is over';
+    // In the middle of a command: a delayed watcher or the audit viewer can stop here.
+    case 'turn_over': return `${who(p.seat)}'s turn is over: hands are refilled`;
+    case 'flipping': return 'Draft piles are turned face up';
+    case 'not_started': return 'The next round is being dealt';
     default: return '';
   }
 }

@@ -40,6 +40,6 @@ export function cardFace(h, edition, id, attrs = {}) {
   return h(attrs.tag || 'span', {
     ...attrs, tag: undefined, class: `card ${c.kind} t-${cardType(id)} ${attrs.class || ''}`,
     dataset: { card: id, ...(attrs.dataset || {}) },
-  }, h('span', { class: 'name' }, typeName(edition, id)),
+  }, h('span', { class: 'name', lang: edition === 'de_2024' ? 'de' : null }, typeName(edition, id)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
 }

@@ -1,15 +1,16 @@
 // The "Create a game" form, built from GET /v1/rulesets: every rule option with its
 // description, as the server documents it, plus the table's settings (seats and bots, turn
-// clock, timeout policy, public or private).
+// clock, timeout policy, public or private, the spectator delay).
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 
-// Bot levels are not in GET /v1/rulesets: these are the ones POST /v1/games takes.
-const BOT_LEVELS = ['random', 'greedy'];
 const words = (s) => String(s).replaceAll('_', ' ');
 const title = (s) => words(s).replace(/^./, (c) => c.toUpperCase());
 
 export function createForm(catalogue) {
+  // The server's bot levels, weakest first, each with how it plays.
+  const botOptions = () => catalogue.bot_levels.map(({ level, description }) =>
+    h('option', { value: level, title: description }, `${level} bot`));
   const schema = catalogue.ruleset_schema.$defs;
   const props = schema.RuleSet.properties;
   const enumOf = (p) => schema[p.$ref?.split('/').at(-1)]?.enum;
@@ -50,11 +51,16 @@ export function createForm(catalogue) {
       h('div', { class: 'field' }, h('label', { for: 'turn-clock' }, 'Turn clock (seconds per decision; empty: none)'),
         h('input', { id: 'turn-clock', name: 'turn_clock', type: 'number', min: '1', max: '86400', placeholder: 'none' })),
       h('div', { class: 'field' }, h('label', { for: 'timeout-bot' }, 'When a clock runs out (or a player resigns), a bot plays'),
-        h('select', { id: 'timeout-bot', name: 'bot_level' }, BOT_LEVELS.map((l) => h('option', { value: l }, `${l} bot`)))),
+        h('select', { id: 'timeout-bot', name: 'bot_level' }, botOptions())),
       h('div', { class: 'field' }, h('label', { for: 'hand-over' }, 'Hand the seat to the bot after this many timeouts in a row (empty: never)'),
         h('input', { id: 'hand-over', name: 'hand_over_after', type: 'number', min: '1', max: '1000', value: '3' })),
       h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'public', name: 'public', checked: true }),
-        h('label', { for: 'public' }, 'Public: listed in the lobby, anyone may watch'))),
+        h('label', { for: 'public' }, 'Public: listed in the lobby, anyone may watch')),
+      h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated' }),
+        h('label', { for: 'rated' }, 'Rated: the result counts toward the players\' ratings')),
+      h('div', { class: 'field' }, h('label', { for: 'spectator-delay' }, 'Spectator delay (events; 0: live)'),
+        h('input', { id: 'spectator-delay', name: 'spectator_delay', type: 'number', min: '0', max: '1000', value: '0', 'aria-describedby': 'spectator-delay-help' }),
+        h('small', { id: 'spectator-delay-help' }, 'Watchers see the game this many events behind the table while it runs, so nobody watching can tell a player the cards as they fall. The players see it live; once it is over everyone sees all of it.'))),
     h('button', { class: 'primary' }, 'Create the game'));
 
   const value = (name) => {
@@ -72,7 +78,7 @@ export function createForm(catalogue) {
         h('label', { for: `seat-${i + 2}` }, `Seat ${i + 2}`),
         h('select', { id: `seat-${i + 2}`, name: `seat-${i + 2}` },
           h('option', { value: 'open' }, 'open for a person'),
-          BOT_LEVELS.map((l) => h('option', { value: l }, `${l} bot`))))));
+          botOptions()))));
   }
   function drawAdvanced() {
     const classic = value('edition') === 'classic_2011';
@@ -99,6 +105,8 @@ export function createForm(catalogue) {
     const clock = form.elements.turn_clock.value, handOver = form.elements.hand_over_after.value;
     const body = {
       ruleset, bots, public: value('public'),
+      spectator_delay: Number(form.elements.spectator_delay.value || 0),
+      rated: value('rated'),
       turn_clock: clock ? Number(clock) : null,
       timeout_policy: { bot_level: form.elements.bot_level.value, hand_over_after: handOver ? Number(handOver) : null },
     };

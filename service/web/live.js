@@ -1,39 +1,41 @@
-// Keeps a screen's copy of a game current. The view (what `load` fetches) says where things
-// stand; the event stream says that something happened, and tells it for the log. Each new
-// batch of events past the loaded version triggers one reload; reloads never overlap, and a
-// reload answered with an older version than one already shown is dropped.
+// Keeps a screen's copy of a game current. The snapshot (what `load` fetches) says where
+// things stand; the event stream says that something happened, and tells it for the log.
+// Each new batch of events past the shown version triggers one reload; reloads never
+// overlap, and a snapshot older than one already shown, or older than a version the page
+// knows exists (its own command's answer, the stream's newest event), is never shown: the
+// page would offer moves the game has moved past.
 import { followEvents } from './api.js';
 
 // `first`: a snapshot the screen already loaded, shown at once.
 export function liveGame(id, { load, first, onChange, onEvents, onStatus = () => {}, key }) {
   const stop = new AbortController();
   const seen = new Set();
-  let shown = -1, newest = 0, running = null, again = false, againIfNewer = false, behind = 0;
+  // shown: the version on screen; newest: the newest the page knows of (stream, answers).
+  let shown = -1, newest = 0, running = null, again = false, retry = null, backoff = 100;
 
-  // `ifNewer`: only worth it if the stream has told of a version past the one shown (a
-  // reload already running then does not go round again for it).
-  async function reload({ ifNewer = false } = {}) {
+  async function reload() {
     if (stop.signal.aborted) return;
-    if (running) {
-      if (ifNewer) againIfNewer = true; else again = true;
-      return running;
-    }
+    if (running) { again = true; return running; }
+    clearTimeout(retry);
     running = (async () => {
       do {
-        again = againIfNewer = false;
+        again = false;
         try {
           const snap = await load();
           if (stop.signal.aborted) return;
-          if (snap.version >= shown) { shown = snap.version; onChange(snap); }
+          // Older than what the page knows happened: a read that raced a commit.
+          if (snap.version >= shown && snap.version >= newest) { shown = snap.version; onChange(snap); }
         } catch (err) {
           if (!stop.signal.aborted) onStatus('error', err);
         }
-      } while (again || (againIfNewer && newest > shown));
+      } while (again);
     })().finally(() => { running = null; });
     await running;
-    // The stream got ahead of the answer (it raced a commit): look once more, a few times.
-    if (newest > shown && !stop.signal.aborted && behind++ < 5) setTimeout(reload, 200);
-    else if (newest <= shown) behind = 0;
+    // Still behind what the stream told: look again, less and less often, until it shows.
+    if (newest > shown && !stop.signal.aborted) {
+      retry = setTimeout(reload, backoff);
+      backoff = Math.min(backoff * 2, 2000);
+    } else backoff = 100;
   }
 
   if (first) { shown = first.version; onChange(first); } else reload();
@@ -50,7 +52,7 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
       fresh.forEach((item) => seen.add(item.version));
       if (fresh.length) onEvents(fresh);
       newest = Math.max(newest, batch.at(-1).version);
-      if (newest > shown) reload({ ifNewer: true });
+      if (newest > shown) reload();
     }, {
       signal: stream.signal,
       key,
@@ -66,14 +68,17 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
 
   return {
     reload,
-    // A command's own answer names its events: log them at once (the stream repeats them).
-    record(events) {
+    // A command's answer: its version exists, so nothing older is shown from now on, and its
+    // events are logged at once (the stream repeats them).
+    answered(version, events) {
+      newest = Math.max(newest, version);
       const fresh = events.filter((item) => !seen.has(item.version));
       fresh.forEach((item) => seen.add(item.version));
       if (fresh.length) onEvents(fresh);
+      return newest > shown ? reload() : running;
     },
     restream,
     closeStream: () => stream?.abort(),
-    stop: () => stop.abort(),
+    stop: () => { clearTimeout(retry); stop.abort(); },
   };
 }

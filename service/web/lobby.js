@@ -1,5 +1,6 @@
 // The lobby (#/lobby): my games (resume any), the public games (filterable, refreshed every
-// few seconds: the API has no lobby stream), and the form to create a game.
+// few seconds: the API has no lobby stream), and the form to create a game. Without a key
+// it lists the public games only, to watch (GET /v1/games needs no key).
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { seatNames } from './board.js';
@@ -13,6 +14,7 @@ export async function mount(root) {
   const st = { mine: [], open: [], filters: { status: '', edition: '', end_mode: '', players: '' }, cursor: null };
   current.screen = 'lobby';
   current.state = st;
+  const signedIn = Boolean(session.key());
   const catalogue = await api.rulesets();
   const enums = catalogue.ruleset_schema.$defs;
   const mineList = h('div', { class: 'game-list', 'aria-live': 'off' });
@@ -26,7 +28,10 @@ export async function mount(root) {
     }, h('option', { value: '' }, 'any'), options.map((v) => h('option', { value: v }, words(v)))));
 
   replace(root, h('div', { class: 'lobby' },
-    h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, 'My games'), mineList),
+    signedIn ? h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, 'My games'), mineList)
+      : h('section', { class: 'sign-in', 'aria-labelledby': 'play-title' }, h('h2', { id: 'play-title' }, 'Play'),
+        h('p', {}, 'Watch any public game below as it is played. To play, get a key: it takes a name and nothing else.'),
+        h('p', {}, h('a', { class: 'button primary', href: '#/start' }, 'Get a key to play'))),
     h('section', { 'aria-labelledby': 'open-title' }, h('h2', { id: 'open-title' }, 'Public games'),
       h('div', { class: 'filters', role: 'group', 'aria-label': 'Filter public games' },
         filter('status', 'Status', ['lobby', 'playing', 'finished']),
@@ -34,13 +39,13 @@ export async function mount(root) {
         filter('end_mode', 'End', enums.EndMode.enum),
         filter('players', 'Players', [2, 3, 4, 5, 6])),
       openList),
-    createForm(catalogue)));
+    signedIn ? createForm(catalogue) : null));
 
   async function refresh() {
     try {
-      const [mine, open] = await Promise.all([api.games({ mine: true, limit: 20 }), api.games({ ...st.filters, limit: 20 })]);
+      const [mine, open] = await Promise.all([signedIn ? api.games({ mine: true, limit: 20 }) : { games: [] }, api.games({ ...st.filters, limit: 20 })]);
       // Redraw only what changed, so a refresh does not move the keyboard focus.
-      if (JSON.stringify(mine.games) !== JSON.stringify(st.mine) || !mineList.firstChild) {
+      if (signedIn && (JSON.stringify(mine.games) !== JSON.stringify(st.mine) || !mineList.firstChild)) {
         replace(mineList, rows(st.mine = mine.games, 'You have no games yet: create one below.'));
       }
       if (JSON.stringify(open.games) !== JSON.stringify(st.open) || !openList.firstChild) {
@@ -71,6 +76,7 @@ function rows(games, empty) {
         seated || (g.status === 'lobby' && g.creator === me) ? h('a', { class: 'button primary', href: `#/game/${g.game_id}`, 'aria-label': `Open ${title}` }, g.status === 'finished' ? 'Results' : 'Open') : null,
         !seated && g.status === 'lobby' && open ? h('a', { class: 'button primary', href: `#/join/${g.game_id}`, 'aria-label': `Join ${title}` }, 'Join') : null,
         !seated && g.status === 'playing' ? h('a', { class: 'button', href: `#/watch/${g.game_id}`, 'aria-label': `Watch ${title}` }, 'Watch') : null,
+        g.status === 'playing' && g.spectator_delay && !seated ? h('span', { class: 'hint' }, `${g.spectator_delay} events behind`) : null,
         g.status === 'finished' ? h('a', { class: 'button', href: `#/audit/${g.game_id}`, 'aria-label': `Audit ${title}` }, 'Audit') : null));
   }));
 }

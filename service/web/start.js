@@ -49,7 +49,8 @@ export function mount(root, params) {
     h('h2', { id: 'old-title' }, 'Have a key?'),
     h('label', { for: 'key' }, 'Use an existing API key'),
     h('input', { id: 'key', name: 'key', required: true, autocomplete: 'off', spellcheck: 'false' }),
-    h('button', {}, 'Use this key'))));
+    h('button', {}, 'Use this key')),
+    h('p', { class: 'watch-link' }, 'Or ', h('a', { href: '#/lobby' }, 'watch the public games'), ' without a key.')));
 }
 
 function showKey(root, player, next) {

@@ -1,6 +1,6 @@
 // The player's table (#/game/ID): the board, the moves the player may make as buttons on
 // cards and seats, the log, resign, and the scores and verification at the end.
-import { api } from './api.js';
+import { api, prefetched } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
@@ -8,48 +8,45 @@ import { cardsOf, describe, matching, targetOf } from './moves.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { waitingRoom } from './waiting.js';
-import { current } from './store.js';
+import { current, session } from './store.js';
 
 export async function mount(root, { id }) {
   // Everything this page knows of the game. Only what this player's key may read is ever
   // put here: the view (own hand only), own legal commands, the summary, the redacted log.
-  const st = { id, summary: null, view: null, seat: undefined, deadline: null, legal: [], selected: new Set(), error: null, busy: false, verify: null, resigning: false };
+  const st = { id, summary: null, view: null, seat: undefined, version: 0, deadline: null, legal: [], selected: new Set(), error: null, busy: false, until: null, verify: null, resigning: false };
   current.screen = 'table';
   current.state = st;
-  let summaryStale = true;
+  let summaryStale = true, resigned = false;
 
-  // The view, the legal commands and (when it may have changed) the summary, asked at once.
-  // The table is drawn as soon as the view is in; the moves follow when the legal commands
-  // are (the server works them out, which takes longer).
-  const NONE = { version: null, commands: [] };
+  // One round trip: GET /turn (view and legal commands at one version) and, when it may have
+  // changed, the summary (names, seats), asked at once. Without a seat (never had one, or
+  // resigned) the spectator's view comes with the summary instead.
   async function load() {
-    const fresh = summaryStale || st.summary?.status === 'lobby';
-    summaryStale = false;
-    for (let tries = 0; ; tries++) {
-      // No legal commands to ask for without a seat (never had one, or resigned), nor before
-      // the deal (and a seat left meanwhile would make the question a 403).
-      const none = st.seat === null || st.summary?.status === 'lobby';
-      const legal = none ? Promise.resolve(NONE)
-        : api.legal(id).catch((err) => (err.code === 'not_seated' ? NONE : Promise.reject(err)));
-      legal.catch(() => {}); // its failure is handled where it is awaited, if it still is
-      const [detail, v] = await Promise.all([fresh ? api.game(id) : null, api.view(id)]);
-      if (detail) st.summary = detail.summary;
-      if (v.view && none && st.seat !== null && tries < 3) continue; // just dealt: now ask
-      // The commands, or null when they answer for another version than the view.
-      const commands = legal.then((l) => (l.version === null || l.version === v.version ? l.commands : null));
-      return { version: v.version, view: v.view && v, commands };
+    // Before the deal seats come and go: who sits where first, and the turn only with a seat
+    // (a seat just left would make the question a 403).
+    if (st.summary?.status === 'lobby') {
+      const detail = await api.game(id);
+      st.summary = detail.summary;
+      const me = session.playerId();
+      const seat = st.summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
+      if (st.summary.status === 'lobby') {
+        return { version: st.summary.version, turn: { view: null, seat: seat < 0 ? null : seat, deadline: null, legal_commands: [] } };
+      }
+      if (seat < 0) st.seat = null; // dealt without us: a watcher
     }
-  }
-
-  function showMoves(snap, commands) {
-    if (st.version !== snap.version) return; // a newer view came meanwhile
-    if (commands === null) { live.reload(); return; } // the game moved between the answers
-    const wasMine = st.hadMoves;
-    Object.assign(st, { legal: commands, waiting: false, hadMoves: commands.length > 0 });
-    st.selected = new Set([...st.selected].filter((c) => commands.some((cmd) => cardsOf(cmd).includes(c))));
-    if (!wasMine && st.legal.length) announce('Your decision.');
-    if (wasMine && !st.legal.length) announce('');
-    render();
+    const askTurn = st.seat !== null && !resigned;
+    const fresh = summaryStale || !askTurn;
+    summaryStale = false;
+    const early = st.summary ? null : prefetched(id); // the first load: asked by the router
+    const [detail, turn] = await Promise.all([
+      fresh ? early?.game ?? api.game(id) : null,
+      !askTurn ? null : (early?.turn ?? api.turn(id)).catch((err) => (err.code === 'not_seated' ? null : Promise.reject(err))),
+    ]);
+    if (detail) st.summary = detail.summary;
+    if (turn) return { version: turn.version, turn };
+    const d = detail || await api.game(id);
+    st.summary = d.summary;
+    return { version: d.summary.version, turn: { view: d.view, seat: null, deadline: d.summary.deadline, legal_commands: [] } };
   }
 
   const [first] = await Promise.all([load(), loadCards()]);
@@ -61,12 +58,13 @@ export async function mount(root, { id }) {
     load,
     first,
     onChange(snap) {
-      if (snap.view) {
-        // The old moves belong to the old view: none until this view's arrive.
-        Object.assign(st, { version: snap.version, view: snap.view.view, seat: snap.view.seat, deadline: snap.view.deadline, legal: [], waiting: true });
-        if (st.view.status === 'finished' && !st.verify) checkGame();
-        snap.commands.then((commands) => showMoves(snap, commands), () => live.reload());
-      }
+      const t = snap.turn, wasMine = st.legal.length > 0;
+      if (st.busy && st.until !== null && snap.version >= st.until) st.busy = false;
+      Object.assign(st, { version: snap.version, view: t.view, seat: resigned ? null : t.seat, deadline: t.deadline, legal: t.legal_commands });
+      st.selected = new Set([...st.selected].filter((c) => st.legal.some((cmd) => cardsOf(cmd).includes(c))));
+      if (!wasMine && st.legal.length) announce('Your decision.');
+      if (wasMine && !st.legal.length) announce('');
+      if (st.view?.status === 'finished' && !st.verify) checkGame();
       render();
     },
     onEvents(items) {
@@ -93,15 +91,16 @@ export async function mount(root, { id }) {
   async function send(command) {
     const answer = api.command(id, command);
     // Only the move buttons change while it is on its way: no redraw of the whole table.
-    st.busy = true; st.error = null;
+    st.busy = true; st.error = null; st.until = null;
     main.querySelectorAll('button.move').forEach((b) => { b.disabled = true; });
     try {
       const res = await answer;
       st.selected.clear();
-      st.busy = false;
-      const shown = live.reload();
-      live.record(res.events);
-      await shown;
+      // The moves stay off until the table shows the answer's version (or a later one): the
+      // ones on screen belong to the game as it was.
+      st.until = res.version;
+      if (st.version >= res.version) { st.busy = false; render(); }
+      await live.answered(res.version, res.events);
     } catch (err) {
       st.busy = false;
       st.error = err.message;
@@ -147,11 +146,12 @@ export async function mount(root, { id }) {
     // The stream opened as this seat would go on telling the seat's draws to the bot that
     // takes it over: close it first, and open one as a watcher after.
     live.closeStream();
+    resigned = true; // no more questions as a seat from here
     try {
       await api.resign(id);
       st.seat = null; // a watcher from now on
       announce('You resigned: a bot plays your seat.');
-    } catch (err) { announce(err.message, 'error'); }
+    } catch (err) { resigned = false; announce(err.message, 'error'); }
     live.restream();
     st.resigning = false;
     summaryStale = true;
@@ -162,7 +162,7 @@ export async function mount(root, { id }) {
   // aim at them with the selected cards; a card dropped on a seat or the discard sends the
   // one move that fits.
   function hooks() {
-    const mine = st.legal.length > 0 && !st.busy && !st.waiting;
+    const mine = st.legal.length > 0 && !st.busy;
     const pick = (id, card) => card(id, {
       tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
       draggable: mine ? 'true' : null,
@@ -192,7 +192,7 @@ export async function mount(root, { id }) {
 
   function moveButton(c) {
     const text = describe(c, { names: seatNames(st.summary), edition: st.summary.ruleset.edition, view: st.view });
-    return h('button', { class: `move m-${c.type}`, disabled: st.busy || st.waiting, 'data-focus': `move:${JSON.stringify(c)}`, onclick: () => send(c) }, text);
+    return h('button', { class: `move m-${c.type}`, disabled: st.busy, 'data-focus': `move:${JSON.stringify(c)}`, onclick: () => send(c) }, text);
   }
 
   function moves() {
@@ -201,7 +201,6 @@ export async function mount(root, { id }) {
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
-      st.waiting && st.view.awaiting.includes(st.seat) ? h('p', { class: 'hint' }, 'Working out your moves…') : null,
       st.legal.length ? h('p', { class: 'hint' }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
         : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,

@@ -1,6 +1,7 @@
-// Watching a public game (#/watch/ID): the spectator's view, live, with the log. A watcher
-// sees no hand. Today the API wants a key for this; once public games are open to anonymous
-// callers (issue 27), set WATCH_KEY to null and nothing else changes.
+// Watching a public game (#/watch/ID): the spectator's view, live, with the log. Anyone may
+// watch, with or without a key: the page asks without one (no key is sent), so it shows
+// exactly what the server gives every watcher, never a hand. A game created with a
+// spectator delay reaches watchers that many events behind the table while it runs.
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
@@ -9,32 +10,39 @@ import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { current, session } from './store.js';
 
+const ANONYMOUS = null;
+
+const horizon = ({ version, status, spectator_delay: delay }) =>
+  (status === 'playing' && delay ? Math.max(version - delay, 1) : version);
+
 export async function mount(root, { id }) {
-  const WATCH_KEY = session.key(); // null: watch anonymously
   const st = { id, summary: null, view: null, version: 0 };
   current.screen = 'watch';
   current.state = st;
   const main = h('div', { class: 'play' });
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
-  replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
 
-  // GET /games/{id} is the summary and the spectator's view in one answer.
+  // GET /games/{id} is the summary and the spectator's view in one answer. The summary is
+  // the game as it stands; the view is as of the spectator delay's horizon (the documented
+  // rule: that many events behind while the game runs, never before version 1).
   const load = async () => {
-    const detail = await api.game(id, { key: WATCH_KEY });
-    return { version: detail.summary.version, detail };
+    const detail = await api.game(id, { key: ANONYMOUS });
+    return { version: horizon(detail.summary), detail };
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
+  replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
   const live = liveGame(id, {
     load,
     first,
-    key: WATCH_KEY,
+    key: ANONYMOUS,
     onChange({ version, detail }) {
       Object.assign(st, { version, summary: detail.summary, view: detail.view });
       render();
     },
     onEvents: (items) => log.add(items),
     onStatus(status, err) {
+      main.dataset.stream = status;
       if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
       if (status === 'live') announce('');
       if (status === 'closed' || status === 'error') announce(err?.message || 'Something went wrong.', 'error');
@@ -42,14 +50,20 @@ export async function mount(root, { id }) {
   });
 
   function render() {
-    const rs = st.summary.ruleset;
+    const rs = st.summary.ruleset, delay = st.summary.spectator_delay;
+    const me = session.playerId();
+    const seated = me && st.summary.seats.some((s) => s?.kind === 'human' && s.player_id === me);
     replace(main,
       h('header', { class: 'game-head' },
         h('h1', {}, 'Watching', h('span', { class: 'sub' }, ` · ${rs.players} players · ${rs.edition} · ${rs.end_mode.replaceAll('_', ' ')}`)),
         h('nav', { class: 'buttons', 'aria-label': 'Game' },
+          seated ? h('a', { class: 'button primary', href: `#/game/${id}` }, 'Your seat') : null,
           st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
           h('a', { href: '#/lobby' }, 'Lobby'))),
-      st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: st.summary.deadline })
+      h('p', { class: 'hint watch-note' }, st.summary.status === 'playing' && delay
+        ? `You see this game ${delay} event${delay === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`
+        : 'You see what every watcher sees: the table, never a hand.'),
+      st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline })
         : h('p', {}, 'The game has not started yet.'));
   }
   return () => live.stop();

@@ -14,6 +14,8 @@ from service.pipeline.state_cache import StateCache
 from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import TournamentDriver, driver_for
+from service.webhooks.dispatch import Webhooks
+from service.webhooks.runners import InProcessRunner, RQRunner, Runner
 from service.wiring import schedulers
 from service.wiring.settings import Settings, get_settings
 
@@ -26,10 +28,18 @@ class Services:
     pipeline: Pipeline
     publisher: Publisher
     tournaments: TournamentDriver
+    webhooks: Webhooks
+
+    def start(self) -> None:
+        """Inside the process's event loop, where it runs its own jobs: webhook deliveries
+        whose job was lost are handed out again."""
+        if isinstance(self.webhooks.ctx.runner, InProcessRunner):
+            self.webhooks.start_sweeping()
 
     async def close(self) -> None:
         await schedulers.close(self.pipeline.scheduler)
         await self.tournaments.close()
+        await self.webhooks.close()
         await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
@@ -55,7 +65,22 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
     also_sweep = getattr(pipeline.scheduler, "also_sweep", None)
     if also_sweep is not None:
         also_sweep.append(tournaments.sweep)
-    return Services(settings, store.engine, store, pipeline, publisher, tournaments)
+    return Services(settings, store.engine, store, pipeline, publisher, tournaments,
+                    webhooks_for(settings, pipeline))
+
+
+def webhooks_for(settings: Settings, pipeline: Pipeline) -> Webhooks:
+    """Webhook deliveries run where due work does: RQ workers, or this process."""
+    runner: Runner
+    if settings.due_work == "rq" and settings.redis_url:
+        runner = RQRunner(settings.redis_url, settings.rq_queue)
+    else:
+        runner = InProcessRunner()
+    webhooks = Webhooks(pipeline, settings.webhooks, runner)
+    if isinstance(runner, InProcessRunner):
+        runner.body = webhooks.run_job
+    pipeline.listeners.append(webhooks)
+    return webhooks
 
 
 def tune_gc() -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
+
+from service.webhooks.settings import WebhookSettings
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
 
@@ -78,6 +80,7 @@ class Settings:
     # waits on a human this long ends abandoned (`scheduling.idle_games`).
     lobby_ttl_s: float = 86_400.0
     abandon_after_s: float = 7 * 86_400.0
+    webhooks: WebhookSettings = field(default_factory=WebhookSettings)
 
     @property
     def catches_up_first(self) -> bool:
@@ -105,7 +108,28 @@ class Settings:
             sweep_grace_s=env_number("CYA_SWEEP_GRACE_S", 5.0, float, 0.0),
             lobby_ttl_s=env_number("CYA_LOBBY_TTL_S", 86_400.0, float, 1.0),
             abandon_after_s=env_number("CYA_ABANDON_AFTER_S", 7 * 86_400.0, float, 1.0),
+            webhooks=webhook_settings_from_env(),
         )
+
+
+def webhook_settings_from_env() -> WebhookSettings:
+    d = WebhookSettings()
+    return WebhookSettings(
+        allow_private=env_flag("CYA_WEBHOOKS_ALLOW_PRIVATE", d.allow_private),
+        decision_deadline_s=env_number("CYA_WEBHOOKS_DECISION_DEADLINE_S",
+                                       d.decision_deadline_s, float, 0.1),
+        connect_timeout_s=env_number("CYA_WEBHOOKS_CONNECT_TIMEOUT_S", d.connect_timeout_s,
+                                     float, 0.1),
+        total_timeout_s=env_number("CYA_WEBHOOKS_TOTAL_TIMEOUT_S", d.total_timeout_s,
+                                   float, 0.1),
+        max_answer_bytes=env_number("CYA_WEBHOOKS_MAX_ANSWER_BYTES", d.max_answer_bytes,
+                                    int, 1),
+        retry_base_s=env_number("CYA_WEBHOOKS_RETRY_BASE_S", d.retry_base_s, float, 0.0),
+        retry_max_s=env_number("CYA_WEBHOOKS_RETRY_MAX_S", d.retry_max_s, float, 0.0),
+        disable_after=env_number("CYA_WEBHOOKS_DISABLE_AFTER", d.disable_after, int, 1),
+        sweep_interval_s=env_number("CYA_WEBHOOKS_SWEEP_INTERVAL_S", d.sweep_interval_s,
+                                    float, 0.0),
+    )
 
 
 @lru_cache(maxsize=1)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from service.bots import play_game, random_policy
 from service.domain import EndMode, preset
-from service.domain.bots import play_game, random_policy
 from service.domain.cards import card_table
 from service.domain.events import Event, GameEnded, RoundEnded, TurnStarted
 from service.domain.replay import audit

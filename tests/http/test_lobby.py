@@ -200,8 +200,9 @@ async def test_given_a_value_outside_a_fixed_set_then_the_400_lists_the_allowed_
     number = await api.post(alice, "/v1/games", {"ruleset": {"players": 9}})
 
     assert level.json()["errors"] == [{
-        "message": "Invalid enum value 'smart'; allowed: greedy, random",
-        "key": "bots[0].level", "source": "body", "allowed": ["greedy", "random"]}]
+        "message": "Invalid enum value 'smart'; allowed: expert, greedy, ismcts, random",
+        "key": "bots[0].level", "source": "body",
+        "allowed": ["expert", "greedy", "ismcts", "random"]}]
     assert edition.json()["errors"][0]["allowed"] == ["classic_2011", "en_2022", "de_2024"]
     assert {"form_set", "discard", "respond"} <= set(command.json()["errors"][0]["allowed"])
     assert command.status_code == level.status_code == number.status_code == 400

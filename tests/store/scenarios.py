@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
-from service.domain.bots import random_policy
 from service.pipeline import Outcome, Pipeline
 from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
 

@@ -11,8 +11,8 @@ import pytest
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
+from service.bots import random_policy
 from service.domain import legal_commands, player_view, preset
-from service.domain.bots import random_policy
 from service.pipeline import Pipeline
 from service.projections import ratings
 from service.projections.rebuild import rebuild

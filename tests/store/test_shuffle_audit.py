@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from service.bots import play_game, random_policy
 from service.domain import EndMode, preset
-from service.domain.bots import play_game, random_policy
 from service.domain.events import CardsDrawn, GameStarted, RoundEnded, RoundStarted
 from service.domain.replay import audit
 from service.domain.views import redact

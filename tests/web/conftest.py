@@ -18,6 +18,9 @@ import pytest
 from tests.processes import ROOT, free_port, wait_healthy
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+# What a page shows after a server's answer can take a few seconds on a busy machine (other
+# suites share its two cores): wait for it as long as a person would, not Playwright's 5 s.
+playwright_api.expect.set_options(timeout=20_000)
 
 CHROMIUM = os.environ.get("CYA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -26,6 +29,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"
 WIDTHS = (375, 1280)
+STARTUP_S = 90
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
@@ -55,7 +59,8 @@ class Server:
                  "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
                  "--log-level", "warning"],
                 cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
-        wait_healthy(self.url)
+        # Starting takes seconds of imports: far longer when other suites load the machine.
+        wait_healthy(self.url, timeout_s=STARTUP_S)
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -30,9 +30,10 @@ def sign_up(page: Page, name: str) -> str:
 
 def create_game(page: Page, *, players: int, seats: list[str], edition: str = "en_2022",
                 public: bool = True, unchecked: tuple[str, ...] = (),
-                turn_clock: int | None = None) -> str:
+                turn_clock: int | None = None, spectator_delay: int = 0) -> str:
     """In the lobby's form: the rules, each other seat ("open for a person" or "greedy bot"),
-    public or private. Returns the game id (from the address the page moved to)."""
+    public or private, the spectator delay. Returns the game id (from the address the page
+    moved to)."""
     form = page.get_by_role("form", name="Create a game")
     form.get_by_label("Players", exact=True).select_option(label=f"{players} players")
     form.get_by_label("Edition", exact=True).select_option(label=edition.replace("_", " "))
@@ -45,6 +46,8 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
         form.get_by_label(option, exact=True).uncheck()
     if turn_clock:
         form.get_by_label(re.compile("^Turn clock")).fill(str(turn_clock))
+    if spectator_delay:
+        form.get_by_label(re.compile("^Spectator delay")).fill(str(spectator_delay))
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]
@@ -59,22 +62,34 @@ def settle(page: Page, timeout_s: float = 20) -> str:
     return "over" if page.locator(".game-over").count() else "move"
 
 
+def shown_version(page: Page) -> int:
+    return int(page.locator(".board").get_attribute("data-version") or 0)
+
+
+def click_and_wait(page: Page, button: Any) -> None:
+    """Click a move and wait until the table shows its result: a newer version than the one
+    the move was offered at, or the game's end."""
+    version = shown_version(page)
+    button.click()
+    page.wait_for_function(
+        """v => document.querySelector('.game-over')
+              || Number(document.querySelector('.board')?.dataset.version ?? v) > v""",
+        arg=version, timeout=30_000)
+
+
 def play_one_move(page: Page) -> str:
     """Click the move a person who likes challenges would: the first offered of the most
-    wanted kind. Returns its kind."""
+    wanted kind. Returns its kind. The kinds are read in one go from the page (the table can
+    be redrawn between two questions), and the click goes to a button of that kind."""
     moves = page.get_by_role("region", name="Your moves")
+    offered: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('.move-list button.move:not([disabled])')]
+              .map(b => [...b.classList].find(c => c.startsWith('m-')))""")
     for kind in PREFERENCE:
-        button = moves.locator(f"button.{kind}:not([disabled])")
-        if button.count():
-            version = page.locator(".board").get_attribute("data-version")
-            button.first.click()
-            # The table shows the result: a newer version, or the game's end.
-            page.wait_for_function(
-                """v => document.querySelector('.game-over')
-                      || (document.querySelector('.board')?.dataset.version ?? v) !== v""",
-                arg=version, timeout=20_000)
+        if kind in offered:
+            click_and_wait(page, moves.locator(f"button.{kind}:not([disabled])").first)
             return kind
-    raise AssertionError("no move offered")
+    raise AssertionError(f"no move offered (the page offered {offered})")
 
 
 def cards_on_page(page: Page) -> tuple[int, set[str]]:
@@ -117,7 +132,7 @@ def leaks(snapshots: list[tuple[int, set[str]]], history: list[dict[str, Any]],
     return found
 
 
-def wait_until(check: Any, timeout_s: float = 20) -> None:
+def wait_until(check: Any, timeout_s: float = 30) -> None:
     deadline = time.monotonic() + timeout_s
     while not check():
         assert time.monotonic() < deadline, "timed out"

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .steps import create_game, play_one_move, sign_up, wait_until
+from .steps import click_and_wait, create_game, play_one_move, shown_version, sign_up, wait_until
 from .test_two_players import deciding
 
 NETWORK_ERRORS = ["net::ERR_", "Failed to load resource"]
@@ -59,28 +59,34 @@ def test_a_refused_command_shows_the_servers_reason_then_the_player_resigns(peop
     sign_up(page, "Ada")
     create_game(page, players=2, seats=["greedy bot"], turn_clock=600)
     page.get_by_role("button", name="Start the game").click()
-    page.wait_for_selector(".move-list button.m-discard")
+    enabled_discard = ".move-list button.m-discard:not([disabled])"
+    page.wait_for_selector(enabled_discard)
     expect(page.locator("#turn .clock")).to_have_text(re.compile(r"^(9|10):\d\d left$"))
 
     # A card dragged from the hand onto the discard pile is discarded.
     card = page.get_by_role("group", name="Cards in your hand").get_by_role("button").first
     name = card.locator(".name").text_content()
+    version = shown_version(page)
     card.drag_to(page.locator(".pile.discard"))
     expect(page.get_by_role("region", name="Game log")).to_contain_text(
         re.compile(f"Ada discards an? {name}\\."))
-    page.wait_for_selector(".move-list button.m-discard")
+    wait_until(lambda: shown_version(page) > version)
+    page.wait_for_selector(enabled_discard)
 
-    # A second tab of the same table, cut off from the server's news: it goes stale.
+    # A second tab of the same table that never hears the server's news (its stream is cut
+    # from the start, and its reads once it has drawn the table): it goes stale.
+    ada.allowed_errors += NETWORK_ERRORS
     stale = ada.context.new_page()
     stale.on("console", lambda m: m.type == "error" and ada.errors.append(m.text))
+    stale.route(re.compile(r"/v1/games/[^/]+/events$"), lambda route: route.abort())
     stale.goto(page.url)
-    discard = stale.locator(".move-list button.m-discard").first
-    card = discard.text_content()
-    ada.allowed_errors += NETWORK_ERRORS
-    stale.route("**/v1/games/*/{events,view,legal-commands}*", lambda route: route.abort())
+    discard = stale.locator(enabled_discard).first
+    command = discard.get_attribute("data-focus")  # "move:" and the command, card id and all
+    stale.route(re.compile(r"/v1/games/[^/?]+(/turn\?.*)?$"), lambda route: route.abort())
 
-    page.get_by_role("button", name=card).first.click()  # the first tab plays that card
-    discard.click()                                         # the stale tab tries it again
+    # The first tab plays that very card, and the table shows it; then the stale tab tries.
+    click_and_wait(page, page.locator(f"[data-focus='{command}']"))
+    discard.click()
     # The server says why: the card has left the hand (or the turn has passed on).
     expect(stale.get_by_role("alert")).to_contain_text(re.compile("not in your hand|turn"))
 

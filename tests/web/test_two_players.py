@@ -6,6 +6,7 @@ of the other's hand."""
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 from playwright.sync_api import Page, expect
@@ -14,16 +15,17 @@ from .conftest import Server, screenshot, serious_accessibility_issues
 from .steps import cards_on_page, create_game, leaks, play_one_move, sign_up
 
 
-def deciding(pages: list[Page]) -> Page | None:
+def deciding(pages: list[Page], timeout_s: float = 30) -> Page | None:
     """The page whose player the game waits for, once one shows its moves (None: over)."""
-    for _ in range(800):
-        if pages[0].locator(".game-over").count() and pages[1].locator(".game-over").count():
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if all(page.locator(".game-over").count() for page in pages):
             return None
         for page in pages:
             if page.locator(".move-list button.move:not([disabled])").count():
                 return page
         pages[0].wait_for_timeout(25)
-    raise AssertionError("nobody's decision")
+    raise AssertionError(f"nobody's decision in {timeout_s} s")
 
 
 def test_two_people_play_a_private_draft_game_by_invitation(people, server: Server):

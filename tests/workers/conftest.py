@@ -17,6 +17,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from redis import Redis
@@ -25,6 +26,7 @@ from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 from tests.processes import ROOT
+from tests.tcp_proxy import TcpProxy, tcp_proxy
 
 REDIS_HOST = os.environ.get("CYA_TEST_REDIS", "redis://127.0.0.1:6379")
 CLAIM_KEY = "cya:test:claimed-by"
@@ -72,6 +74,19 @@ def redis_db() -> Iterator[RedisDb]:
         if client.get(CLAIM_KEY) == token.encode():
             client.flushdb()
         client.close()
+
+
+@pytest.fixture
+def redis_proxy(redis_db: RedisDb) -> Iterator[TcpProxy]:
+    """A proxy to this test's Redis that the test can cut, as if Redis went down, without
+    touching the server other runs share; `proxied_url` is its URL for this test's index."""
+    parts = urlsplit(redis_db.url)
+    with tcp_proxy(parts.hostname or "127.0.0.1", parts.port or 6379) as proxy:
+        yield proxy
+
+
+def proxied_url(redis_db: RedisDb, proxy: TcpProxy) -> str:
+    return proxy.url("redis", urlsplit(redis_db.url).path)
 
 
 @pytest.fixture

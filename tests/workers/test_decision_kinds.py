@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from service.bots import random_policy
 from service.domain import legal_commands, player_view
-from service.domain.bots import random_policy
 from service.scheduling.decision_job import take_due_decision
 from service.store.migrate import upgrade
 from service.table.clock import DEADLINE, deadline

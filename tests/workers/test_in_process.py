@@ -98,3 +98,17 @@ async def test_given_a_sweep_interval_of_0_then_no_sweeping_as_in_a_worker() -> 
 
     assert scheduler._sweeper is None
     await scheduler.close()
+
+
+async def test_given_expert_and_ismcts_seats_and_an_ismcts_timeout_bot_then_games_finish(
+    embedded: Services,
+) -> None:
+    seats = (*bots(1, "ismcts"), *bots(1, "expert"), *bots(1, "greedy"))
+    bot_game = await start_game(embedded, seats, rules="advanced_all")
+    clock_game = await start_game(embedded, humans("ann") + bots(1, "ismcts"), turn_clock=1,
+                                  policy=TimeoutPolicy("ismcts", hand_over_after=1))
+
+    for game_id in (bot_game, clock_game):
+        await wait_until_finished(embedded, game_id, timeout_s=120)
+        assert_each_due_decision_taken_once(await command_log(embedded, game_id))
+    assert "seat_handed_to_bot" in await event_types(embedded, clock_game)

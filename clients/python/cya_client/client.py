@@ -22,6 +22,7 @@ from cya_client.areas.players import AsyncPlayers, Players
 from cya_client.areas.ratings import AsyncRatings, Ratings
 from cya_client.areas.rulesets import AsyncRulesets, Rulesets
 from cya_client.areas.tournaments import AsyncTournaments, Tournaments
+from cya_client.areas.webhooks import AsyncWebhooks, Webhooks
 from cya_client.transport import DEFAULT_RETRY, AsyncSession, Call, RetryPolicy, Session
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -43,6 +44,17 @@ OPERATIONS = {
     "createTournament": "tournaments.create", "listTournaments": "tournaments.list",
     "getTournament": "tournaments.get", "getTournamentStandings": "tournaments.standings",
     "verifyTournament": "tournaments.verify",
+    "registerBotEndpoint": "webhooks.register_bot", "getBotEndpoint": "webhooks.bot",
+    "deleteBotEndpoint": "webhooks.delete_bot", "rotateBotEndpointSecret": "webhooks.rotate_bot",
+    "listBotAttempts": "webhooks.bot_attempts",
+    "createWebhookSubscription": "webhooks.subscribe",
+    "listWebhookSubscriptions": "webhooks.subscriptions",
+    "getWebhookSubscription": "webhooks.subscription",
+    "deleteWebhookSubscription": "webhooks.unsubscribe",
+    "rotateWebhookSubscriptionSecret": "webhooks.rotate",
+    "enableWebhookSubscription": "webhooks.enable",
+    "listWebhookDeliveries": "webhooks.deliveries",
+    "redeliverWebhookMessage": "webhooks.redeliver",
     "getHealth": "ops.health", "getReadiness": "ops.ready", "getMetrics": "ops.metrics",
 }
 
@@ -63,6 +75,7 @@ class Client:
         self.rulesets = Rulesets(self.session)
         self.ratings = Ratings(self.session)
         self.tournaments = Tournaments(self.session)
+        self.webhooks = Webhooks(self.session)
         self.ops = Ops(self.session)
 
     @property
@@ -106,6 +119,7 @@ class AsyncClient:
         self.rulesets = AsyncRulesets(self.session)
         self.ratings = AsyncRatings(self.session)
         self.tournaments = AsyncTournaments(self.session)
+        self.webhooks = AsyncWebhooks(self.session)
         self.ops = AsyncOps(self.session)
 
     @property

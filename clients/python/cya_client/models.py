@@ -15,8 +15,10 @@ import msgspec
 from msgspec import UNSET as UNSET
 from msgspec import UnsetType as UnsetType
 
-#: How a bot plays: `random` (any legal move) or `greedy` (the move its heuristics score best).
-BotLevel: TypeAlias = Literal["random", "greedy"]
+#: How a bot plays: `random` (any legal move), `greedy` (the move its heuristics score best),
+#: `expert` (a hand-written player that counts cards) or `ismcts` (information-set Monte Carlo tree
+#: search: the strongest). GET /v1/rulesets describes each level.
+BotLevel: TypeAlias = Literal["random", "greedy", "expert", "ismcts"]
 
 
 #: What a challenge is for: a stack's top set, its second set, or a drafted set.
@@ -61,7 +63,8 @@ TiePolicy: TypeAlias = Literal["extra_round", "shared_win"]
 
 class AddBotBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The optional body of `POST /v1/games/{game_id}/bots` (creator only): the bot to seat."""
-    #: How the bot plays: `random` or `greedy`. Default: `"random"`.
+    #: How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest); GET /v1/rulesets
+    #: describes each. Default: `"random"`.
     level: BotLevel | UnsetType = UNSET
     #: The seat to give it; null: the lowest open seat.
     seat: int | UnsetType | None = UNSET
@@ -153,22 +156,100 @@ class AwaitingMoveDirections(msgspec.Struct, kw_only=True, omit_defaults=True, t
     pile: int
 
 
+class BotAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One POST of a decision to your bot endpoint, or the verdict on its answer."""
+    #: When it was recorded.
+    at: datetime
+    #: Increasing; pass it as `?before=` for older attempts.
+    attempt_id: int
+    #: What went wrong, for people.
+    error: str | None
+    #: The game.
+    game_id: str
+    #: From sending to the whole answer (or the failure).
+    latency_ms: float
+    #: The `webhook-id` sent (the same for every attempt at one decision).
+    message_id: str
+    #: `accepted` (the command was played), `illegal` (not a command, or one the rules refuse),
+    #: `late` (no answer before the deadline), `http_error` (a status other than 2xx; 5xx is tried
+    #: again), `network_error` (tried again), `too_large`, `refused` (the URL resolves to a refused
+    #: address), `moved_on` (the game moved on meanwhile).
+    outcome: str
+    #: Your seat.
+    seat: int
+    #: The HTTP status answered, if any.
+    status_code: int | None
+    #: The game's version the decision was asked at.
+    version: int
+
+
+class BotAttempts(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint's attempts, newest first."""
+    #: Newest first.
+    attempts: list[BotAttemptOut]
+    #: Pass as `?before=` for the next page; null on the last.
+    next_before: int | None
+
+
+class BotEndpointIn(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """
+    Register (or replace) your bot endpoint: while it is registered, every seat you hold is played
+    by POSTing each decision to it.
+    """
+    #: Where to POST: `http` or `https`, resolving to a public address (private, loopback and
+    #: link-local addresses are refused unless the server allows them).
+    url: str
+
+
+class BotEndpointOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint (its secret is shown only when made or rotated)."""
+    #: When it was registered.
+    created_at: datetime
+    #: When its secret was last made.
+    secret_rotated_at: datetime
+    #: Where decisions are POSTed.
+    url: str
+
+
+class BotEndpointSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your bot endpoint with its new secret."""
+    #: When it was registered.
+    created_at: datetime
+    #: The signing secret (`whsec_…`), shown only in this answer: verify each delivery's
+    #: `webhook-signature` with it (Standard Webhooks).
+    secret: str
+    #: When its secret was last made.
+    secret_rotated_at: datetime
+    #: Where decisions are POSTed.
+    url: str
+
+
 class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """One of the server's built-in bots. Several entrants may share a level."""
     #: The bot level: `random` or `greedy`.
     level: str
 
 
+class BotLevelInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A level of the server's bots, as `GET /v1/rulesets` lists it."""
+    #: How a bot of this level plays.
+    description: str
+    #: The level, as a bot seat's `level` names it.
+    level: BotLevel
+
+
 class BotSeat(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """A seat played by one of the server's bots."""
-    #: How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics score
-    #: best).
+    #: How the bot plays: `random` (any legal move), `greedy` (the legal move its heuristics score
+    #: best), `expert` (a hand-written player that counts cards) or `ismcts` (a search over the
+    #: cards it cannot see: the strongest). GET /v1/rulesets describes each.
     level: BotLevel
 
 
 class BotSpec(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A bot to seat when creating a game: an item of `bots` in `POST /v1/games`."""
-    #: How the bot plays: `random` or `greedy`. Default: `"random"`.
+    #: How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the strongest); GET /v1/rulesets
+    #: describes each. Default: `"random"`.
     level: BotLevel | UnsetType = UNSET
     #: The seat to give it; null: the lowest seat still open once the bots given a seat number and
     #: the creator (`join`) sit down.
@@ -226,6 +307,9 @@ class CardsDrawn(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
 
 class Catalogue(msgspec.Struct, kw_only=True, omit_defaults=True):
     """What `GET /v1/rulesets` returns: the editions with their cards, presets, rule options."""
+    #: The levels of the server's bots, weakest first: a bot seat's `level`, and a timeout policy's
+    #: `bot_level`. docs/bots.md gives each level's measured strength.
+    bot_levels: list[BotLevelInfo]
     #: The version every new game is created under.
     current_rules_version: int
     #: Every edition, with its cards.
@@ -359,7 +443,7 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     A human seat's turn clock ran out: a bot takes this one decision for it (the game's
     timeout_policy), and the bot's move follows at once as game events.
     """
-    #: How the bot that decides instead plays: `random` or `greedy`.
+    #: How the bot that decides instead plays: `random`, `greedy`, `expert` or `ismcts`.
     bot_level: BotLevel
     #: This seat's timeouts since its player last decided for themselves, this one included.
     consecutive: int
@@ -372,6 +456,46 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     reason: str
     #: The seat whose clock ran out.
     seat: int
+
+
+class Deliveries(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The delivery log, newest first."""
+    #: Newest first.
+    deliveries: list[DeliveryOut]
+
+
+class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One POST of a message to the subscription's URL."""
+    #: When.
+    at: datetime
+    #: What went wrong, for people.
+    error: str | None
+    #: From sending to the whole answer (or the failure).
+    latency_ms: float
+    #: Whether the receiver answered 2xx.
+    ok: bool
+    #: The HTTP status answered, if any.
+    status_code: int | None
+
+
+class DeliveryOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One message owed to the subscription, with its attempts."""
+    #: Every attempt, oldest first.
+    attempts: list[DeliveryAttemptOut]
+    #: When it was owed.
+    created_at: datetime
+    #: When a receiver took it; null while owed.
+    delivered_at: datetime | None
+    #: The game.
+    game_id: str
+    #: The `webhook-id` it is sent with (on every attempt).
+    message_id: str
+    #: When it is (or was) due next.
+    next_attempt_at: datetime
+    #: The message's type.
+    type: Literal["seated", "game_started", "your_turn", "game_finished", "events"]
+    #: The game's version it tells of.
+    version: int
 
 
 class Discard(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="discard"):
@@ -699,12 +823,12 @@ class Health(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class HistoryLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One line of `GET /v1/games/{game_id}/history` (NDJSON): a stored event, unredacted."""
-    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), or `timeout:<seat>`
-    #: (that seat's turn clock ran out).
+    #: Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's move), `webhook:<player id>`
+    #: (the player's bot endpoint), or `timeout:<seat>` (that seat's turn clock ran out).
     actor: str | None
     #: On the first event of a command sent with an id: a client's is `player:<player
     #: id>:<Idempotency-Key>`, a bot move's or an expired clock's
-    #: `due:<version>:<bot_turn|deadline>`; null otherwise.
+    #: `due:<version>:<bot_turn|deadline>`, a bot endpoint's `webhook:<version>`; null otherwise.
     command_id: str | None
     #: The event itself, unredacted, with its `type`: the stored bytes, compact UTF-8 JSON, as they
     #: are hashed. Of the event schema its `type` names, at `schema_version` (an older version may
@@ -879,7 +1003,7 @@ class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
-    #: `random` or `greedy`. Default: `"random"`.
+    #: `random`, `greedy`, `expert` or `ismcts`. Default: `"random"`.
     bot_level: BotLevel | UnsetType = UNSET
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again. Default: `3`.
@@ -1138,6 +1262,14 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     sigma: float
 
 
+class Redelivery(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A message owed again."""
+    #: Its game.
+    game_id: str
+    #: The message's id.
+    message_id: str
+
+
 class RematchOffered(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="rematch_offered"):
     """
     One of the game's players asked for a rematch: a new game with the same rules, the seats
@@ -1334,7 +1466,7 @@ class SeatHandedToBot(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fiel
     After too many consecutive timeouts (the game's timeout_policy), a bot plays the seat for the
     rest of the game. It follows the decision_timed_out that set it off.
     """
-    #: How the bot that now plays the seat plays: `random` or `greedy`.
+    #: How the bot that now plays the seat plays: `random`, `greedy`, `expert` or `ismcts`.
     level: BotLevel
     #: The id of the player who held the seat.
     player_id: str
@@ -1354,8 +1486,9 @@ class SeatLeft(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type
 
 class SeatResigned(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="seat_resigned"):
     """A player gave up a running game: a bot of `bot_level` plays the seat to the end."""
-    #: How the bot plays: `random` (any legal move) or `greedy` (the legal move its heuristics score
-    #: best).
+    #: How the bot plays: `random` (any legal move), `greedy` (the legal move its heuristics score
+    #: best), `expert` (a hand-written player that counts cards) or `ismcts` (a search over the
+    #: cards it cannot see: the strongest). GET /v1/rulesets describes each.
     bot_level: BotLevel
     #: The id of the player who resigned.
     player_id: str
@@ -1504,6 +1637,61 @@ class StateOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     view: GameView | None
 
 
+class SubscriptionIn(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Subscribe a URL to event types of your games."""
+    #: What to hear of each game you sit in: `seated`, `game_started`, `your_turn` (with the whole
+    #: turn inline), `game_finished`, and `events` (each command's events, redacted for your seat).
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Where to POST: `http` or `https`, resolving to a public address (private, loopback and
+    #: link-local addresses are refused unless the server allows them).
+    url: str
+
+
+class SubscriptionOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An event webhook subscription (its secret is shown only when made or rotated)."""
+    #: When it was made.
+    created_at: datetime
+    #: Why it was disabled.
+    disabled_reason: str | None
+    #: False after sustained failure: enable it again with `POST …/enable`.
+    enabled: bool
+    #: The types it hears.
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Consecutive failed attempts.
+    failures: int
+    #: The subscription's id.
+    subscription_id: str
+    #: Where messages are POSTed.
+    url: str
+
+
+class SubscriptionSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A subscription with its new secret."""
+    #: When it was made.
+    created_at: datetime
+    #: Why it was disabled.
+    disabled_reason: str | None
+    #: False after sustained failure: enable it again with `POST …/enable`.
+    enabled: bool
+    #: The types it hears.
+    event_types: list[Literal["seated", "game_started", "your_turn", "game_finished", "events"]]
+    #: Consecutive failed attempts.
+    failures: int
+    #: The signing secret (`whsec_…`), shown only in this answer: verify each delivery's
+    #: `webhook-signature` with it (Standard Webhooks).
+    secret: str
+    #: The subscription's id.
+    subscription_id: str
+    #: Where messages are POSTed.
+    url: str
+
+
+class Subscriptions(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your event webhook subscriptions."""
+    #: Oldest first.
+    subscriptions: list[SubscriptionOut]
+
+
 class SwapPlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="swap_played"):
     """
     The active seat played a Swap from its hand: its top set and the target seat's top set changed
@@ -1551,7 +1739,7 @@ class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
-    #: `random` or `greedy`.
+    #: `random`, `greedy`, `expert` or `ismcts`.
     bot_level: BotLevel
     #: Consecutive timeouts after which the seat is handed to the bot for good, at least 1; null:
     #: never. A decision the player takes themselves starts the count again.

@@ -41,11 +41,13 @@ class HistoryLine(msgspec.Struct):
         str | None,
         doc("On the first event of a command sent with an id: a client's is"
             " `player:<player id>:<Idempotency-Key>`, a bot move's or an expired clock's"
-            " `due:<version>:<bot_turn|deadline>`; null otherwise."),
+            " `due:<version>:<bot_turn|deadline>`, a bot endpoint's `webhook:<version>`; null"
+            " otherwise."),
     ]
     actor: Annotated[
         str | None, doc("Who caused it: `player:<player id>`, `bot:<level>` (a bot seat's"
-                        " move), or `timeout:<seat>` (that seat's turn clock ran out).")
+                        " move), `webhook:<player id>` (the player's bot endpoint), or"
+                        " `timeout:<seat>` (that seat's turn clock ran out).")
     ]
     recorded_at: Annotated[datetime, doc("When the event was stored; `hash` leaves it out.")]
     hash: Annotated[

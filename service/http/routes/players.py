@@ -27,9 +27,9 @@ from service.http.problems import problem_responses
 from service.http.routes.ratings import player_out
 from service.http.schemas import HEADER_SCHEMA, NewPlayer, PlayerCreated, PlayerOut
 from service.http.streams import HEARTBEAT, prefers_stream
-from service.http.turns import PlayerNews, Told, news_for, news_time
 from service.projections.games import games_of_player
 from service.projections.leaderboard import ratings_of
+from service.table.turns import PlayerNews, Told, news_for, news_time
 
 
 class PlayersController(Controller):

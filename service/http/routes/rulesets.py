@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import msgspec
 from litestar import get
 
+from service.bots import LEVELS
 from service.domain.cards import EDITIONS, CardSpec, Edition
 from service.domain.docs import doc
 from service.domain.ruleset import (
@@ -19,6 +20,7 @@ from service.domain.ruleset import (
 from service.http.context import refuse_unknown_query
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
+from service.table.lobby import BotLevel
 
 
 class CardTypeInfo(msgspec.Struct, frozen=True):
@@ -56,6 +58,13 @@ class EditionInfo(msgspec.Struct, frozen=True):
     ]
 
 
+class BotLevelInfo(msgspec.Struct, frozen=True):
+    """A level of the server's bots, as `GET /v1/rulesets` lists it."""
+
+    level: Annotated[BotLevel, doc("The level, as a bot seat's `level` names it.")]
+    description: Annotated[str, doc("How a bot of this level plays.")]
+
+
 class Catalogue(msgspec.Struct, frozen=True):
     """What `GET /v1/rulesets` returns: the editions with their cards, presets, rule options."""
 
@@ -79,6 +88,11 @@ class Catalogue(msgspec.Struct, frozen=True):
     current_rules_version: Annotated[
         int, doc("The version every new game is created under.")
     ]
+    bot_levels: Annotated[
+        tuple[BotLevelInfo, ...],
+        doc("The levels of the server's bots, weakest first: a bot seat's `level`, and a"
+            " timeout policy's `bot_level`. docs/bots.md gives each level's measured strength."),
+    ]
 
 
 def _card(spec: CardSpec) -> CardTypeInfo:
@@ -98,8 +112,10 @@ def build_catalogue() -> Catalogue:
         for edition, spec in EDITIONS.items()
     )
     presets = {name: preset(name, 4).for_new_game() for name in ("classic", "advanced_all")}
+    levels = tuple(BotLevelInfo(cast(BotLevel, name), level.description)
+                   for name, level in LEVELS.items())
     return Catalogue(editions, presets, msgspec.json.schema(RuleSet), RULES_VERSIONS,
-                     CURRENT_RULES_VERSION)
+                     CURRENT_RULES_VERSION, levels)
 
 
 _CATALOGUE = build_catalogue()
@@ -112,8 +128,8 @@ _CATALOGUE = build_catalogue()
     description=(
         "Every edition with its cards (values per edition), the presets `classic` and "
         "`advanced_all` (shown for 4 players of en_2022), the JSON Schema of a rule set "
-        "with every option's default and description, and the rules versions with what "
-        "changed in each."
+        "with every option's default and description, the rules versions with what "
+        "changed in each, and the levels of the server's bots."
     ),
     tags=["rules"],
     responses=problem_responses(400, 429, database=False),

@@ -13,9 +13,9 @@ from service.http import examples
 from service.http.context import Authed, Runtime, authenticate, runtime_of, seated
 from service.http.problems import forbidden, problem_responses
 from service.http.schemas import GameId
-from service.http.turns import Turn, turn_of
 from service.players.directory import Player
 from service.table.game import Game
+from service.table.turns import Turn, turn_of
 
 WAITS = {"waits": lambda request: request.query_params.get("timeout") != "0"}
 

@@ -1,4 +1,4 @@
-"""Bots as pure policies: each sees only its seat's view and its legal commands, never the state."""
+"""The greedy bot: a one-move heuristic that scores every legal command and takes the best."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .card_counting import chance_at_most, matching_units, unseen_cards
-from .cards import Kind, card_table
-from .commands import (
+from service.domain.cards import Kind, card_table
+from service.domain.commands import (
     Challenge,
     ChallengeDraft,
     ChooseMoveDirection,
@@ -24,50 +23,12 @@ from .commands import (
     PlaySwap,
     Respond,
     SeatCommand,
-    StartGame,
 )
-from .decide import execute
-from .events import Event
-from .legal import legal_commands
-from .ruleset import RuleSet
-from .sets import Table, pair_type
-from .state import (
-    AwaitingChallengeReply,
-    AwaitingMoveDirections,
-    Direction,
-    GameState,
-    new_game,
-)
-from .views import GameView, SetView, player_view
+from service.domain.sets import Table, pair_type
+from service.domain.state import AwaitingChallengeReply, AwaitingMoveDirections, Direction
+from service.domain.views import GameView, SetView
 
-Policy = Callable[[GameView, Sequence[SeatCommand], random.Random], SeatCommand]
-
-
-def random_policy(view: GameView, legal: Sequence[SeatCommand], rng: random.Random) -> SeatCommand:
-    """Uniform over the legal commands."""
-    return legal[rng.randrange(len(legal))]
-
-
-def play_game(
-    ruleset: RuleSet,
-    master_seed: bytes,
-    policies: Sequence[Policy],
-    rng_seed: int = 0,
-    max_commands: int = 100_000,
-) -> tuple[list[Event], GameState]:
-    """Play a whole game between policies (one per seat); returns its log and final state."""
-    rng = random.Random(rng_seed)
-    events, state = execute(new_game(ruleset), StartGame(master_seed), None)
-    for _ in range(max_commands):
-        if state.status == "finished":
-            return events, state
-        seat = state.pending_seats()[0]
-        legal = legal_commands(state, seat)
-        command = policies[seat](player_view(state, seat), legal, rng)
-        new, state = execute(state, command, seat)
-        events.extend(new)
-    raise RuntimeError(f"game did not finish within {max_commands} commands")
-
+from .card_counting import chance_at_most, matching_units, unseen_cards
 
 # The greedy bot: score every legal command with a small heuristic and take the best.
 # Scores are in dollars of expected stack value; ties break on the rng, so a game is
@@ -91,6 +52,7 @@ class _Seat(NamedTuple):
     hand: tuple[str, ...]
     table: Table
     unseen: Counter[str]  # what this seat has not seen (card_counting.unseen_cards)
+    memo: dict[Any, float] | None = None  # figures a decision asks for often (the expert's)
 
 
 def greedy_policy(view: GameView, legal: Sequence[SeatCommand], rng: random.Random) -> SeatCommand:
@@ -295,5 +257,3 @@ _SCORES: dict[type, Callable[[_Seat, Any], float]] = {
     PassDraft: _score_pass,
     ChooseMoveDirection: _score_move_direction,
 }
-
-POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}

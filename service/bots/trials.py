@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .bots import POLICIES, Policy, play_game, random_policy
-from .ruleset import RuleSet
+from service.domain import RuleSet
+
+from .levels import POLICIES
+from .policy import Policy, play_game, random_policy
 
 
 def head_to_head(ruleset: RuleSet, games: int, level: str) -> tuple[int, int]:

@@ -9,10 +9,10 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from .cards import PENNY_JAR, Kind, all_cards, card_table
-from .sets import Table, is_matching
-from .state import AwaitingChallengeReply
-from .views import GameView
+from service.domain.cards import PENNY_JAR, Kind, all_cards, card_table
+from service.domain.sets import Table, is_matching
+from service.domain.state import AwaitingChallengeReply
+from service.domain.views import GameView
 
 WILD = "*wild*"  # the key under which unseen wilds are counted: each matches every set
 

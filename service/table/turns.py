@@ -1,4 +1,5 @@
-"""A seat's turn in one read (`GET /turn`), and the news a player's own event stream carries.
+"""A seat's turn in one read (`GET /turn`), and the news a player's own event stream carries
+(and its event webhooks).
 
 Both are made from one folded game, so the view and the legal commands always belong to the
 same version.
@@ -6,6 +7,7 @@ same version.
 
 from __future__ import annotations
 
+import enum
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -14,9 +16,22 @@ import msgspec
 from service.domain import GameView, legal_commands, player_view
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
-from service.http.schemas import GameStatus
 from service.table.clock import deadline
 from service.table.game import Game
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is: `lobby` before the deal (seats may be taken), `playing`, or
+    `finished`; or over without a result: `expired` (a lobby never started in time) or
+    `abandoned` (a game without a clock that waited on a human too long)."""
+
+    # Alphabetical, as the values a 400 lists (`allowed`) were when this was a Literal.
+    ABANDONED = "abandoned"
+    EXPIRED = "expired"
+    FINISHED = "finished"
+    LOBBY = "lobby"
+    PLAYING = "playing"
+
 
 _SEAT = "Your seat."
 _VERSION = "The game's version: the number of events in its log."

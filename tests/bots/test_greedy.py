@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from service.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
+from service.bots.trials import head_to_head
 from service.domain import (
     Edition,
     EndMode,
@@ -18,8 +20,6 @@ from service.domain import (
     player_view,
     preset,
 )
-from service.domain.bot_trials import head_to_head
-from service.domain.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
 from service.domain.commands import Challenge, ChooseMoveDirection, Discard, Respond
 from service.domain.state import (
     AwaitingAction,
@@ -122,7 +122,7 @@ def test_given_the_same_seeds_when_greedy_plays_twice_then_the_games_are_identic
 
 
 def test_given_the_registry_then_it_names_each_level() -> None:
-    assert set(POLICIES) == {"random", "greedy"}
+    assert set(POLICIES) == {"random", "greedy", "expert", "ismcts"}
     assert POLICIES["greedy"] is greedy_policy
 
 

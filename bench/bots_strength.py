@@ -1,0 +1,120 @@
+"""Bot speed benchmark (issue 29): how long each level thinks per decision.
+
+Decisions are taken from real positions (greedy games of 2-player advanced_all and 4-player
+classic, every decision with a choice); greedy, expert and ismcts at its default budget each
+decide every one. One process pinned to one core. Targets: ismcts p95 ≤ 150 ms and never more
+than 2× its budget; expert p95 ≤ 2 ms. Greedy is the baseline, timed in the same run.
+Prints one JSON object on the last line; exits 1 when a target is missed.
+
+    .venv/bin/python bench/bots_strength.py [--positions 120]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+
+from service.bots import Ismcts, expert_policy, greedy_policy  # noqa: E402
+from service.bots.ismcts import DEFAULT_BUDGET_S  # noqa: E402
+from service.domain import (  # noqa: E402
+    EndMode,
+    SeatCommand,
+    StartGame,
+    execute,
+    legal_commands,
+    new_game,
+    player_view,
+    preset,
+)
+from service.domain.views import GameView  # noqa: E402
+
+TARGET_ISMCTS_P95_MS = 150.0
+TARGET_ISMCTS_MAX_BUDGETS = 2.0
+TARGET_EXPERT_P95_MS = 2.0
+
+
+def positions(count: int) -> list[tuple[GameView, list[SeatCommand]]]:
+    """Decisions with more than one legal command, from seeded greedy games."""
+    out: list[tuple[GameView, list[SeatCommand]]] = []
+    rulesets = [preset("advanced_all", 2, end_mode=EndMode.QUICK),
+                preset("classic", 4, end_mode=EndMode.QUICK)]
+    game = 0
+    while len(out) < count:
+        ruleset = rulesets[game % 2]
+        rng = random.Random(game)
+        _, state = execute(new_game(ruleset), StartGame(game.to_bytes(32, "big")), None)
+        step = 0
+        while state.status != "finished":
+            seat = state.pending_seats()[0]
+            view, legal = player_view(state, seat), legal_commands(state, seat)
+            if len(legal) > 1 and step % 7 == 0:  # spread over the game
+                out.append((view, legal))
+            _, state = execute(state, greedy_policy(view, legal, rng), seat)
+            step += 1
+        game += 1
+    return out[:count]
+
+
+def timed(policy: object, cases: Sequence[tuple[GameView, list[SeatCommand]]]) -> list[float]:
+    seconds = []
+    for i, (view, legal) in enumerate(cases):
+        started = time.perf_counter()
+        policy(view, legal, random.Random(i))  # type: ignore[operator]
+        seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+def p95(values: Sequence[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=120)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    cases = positions(args.positions)
+
+    greedy_s = timed(greedy_policy, cases)
+    expert_s = timed(expert_policy, cases)
+    bot = Ismcts()
+    searches = [bot.search(view, legal, random.Random(i)) for i, (view, legal) in enumerate(cases)]
+    ismcts_s = [s.seconds for s in searches]
+    iterations = sum(s.iterations for s in searches)
+
+    result = {
+        "decisions": len(cases),
+        "greedy_p95_ms": round(p95(greedy_s) * 1000, 3),
+        "expert_p95_ms": round(p95(expert_s) * 1000, 3),
+        "expert_target_p95_ms": TARGET_EXPERT_P95_MS,
+        "ismcts_budget_ms": DEFAULT_BUDGET_S * 1000,
+        "ismcts_p50_ms": round(statistics.median(ismcts_s) * 1000, 1),
+        "ismcts_p95_ms": round(p95(ismcts_s) * 1000, 1),
+        "ismcts_max_ms": round(max(ismcts_s) * 1000, 1),
+        "ismcts_target_p95_ms": TARGET_ISMCTS_P95_MS,
+        "ismcts_target_max_ms": TARGET_ISMCTS_MAX_BUDGETS * DEFAULT_BUDGET_S * 1000,
+        "ismcts_iterations_per_s": round(iterations / sum(ismcts_s)),
+        "ismcts_iterations_per_decision": round(iterations / len(cases), 1),
+    }
+    missed = [name for name, ok in (
+        ("ismcts_p95_ms", p95(ismcts_s) * 1000 <= TARGET_ISMCTS_P95_MS),
+        ("ismcts_max_ms", max(ismcts_s) <= TARGET_ISMCTS_MAX_BUDGETS * DEFAULT_BUDGET_S),
+        ("expert_p95_ms", p95(expert_s) * 1000 <= TARGET_EXPERT_P95_MS),
+    ) if not ok]
+    result["missed"] = missed
+    print(json.dumps(result))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

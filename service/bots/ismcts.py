@@ -1,0 +1,188 @@
+"""The ismcts bot: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012,
+"Information Set Monte Carlo Tree Search"; OpenSpiel's `algorithms/ismcts.py` is the reference).
+
+Each iteration deals the cards the bot has not seen into a state consistent with its view
+(`determinize.sample_state`), walks one tree shared by every deal, and plays on with the rules
+engine (`execute`). The tree is open-loop: a node is the sequence of commands from the
+decision at hand, so what a deal hides never splits it, and each command's statistics count
+the iterations it was available in (the subset-armed bandit of ISMCTS). A node's children are
+widened progressively, the most promising untried command first (by the expert's scores at the
+decision at hand, by the rollout policy's deeper down); past the tree a fast
+greedy (`rollout`) plays on for a few turns and the position is scored by each seat's chance to
+win, from the totals and the stacks. The answer is the most visited command.
+
+The search stops at its time budget or its iteration budget, whichever comes first: an
+iteration budget makes a choice reproducible from the view and the rng seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from service.domain import GameState, RuleViolation, execute, legal_commands
+from service.domain.cards import card_table
+from service.domain.commands import SeatCommand
+from service.domain.scoring import stack_value
+from service.domain.views import GameView
+
+from .determinize import sample_state
+from .expert import expert_scores
+from .rollout import rollout_choice, rollout_scores
+
+DEFAULT_BUDGET_S = 0.1  # a decision's thinking time by default
+ROLLOUT_STEPS = 12  # commands the rollout policy plays past the tree before the position is scored
+EXPLORATION = 0.5  # UCB's exploration constant, rewards being win chances in [0, 1]
+WIDENING = 1.5  # a node may try WIDENING * visits ** WIDEN_POWER children
+WIDEN_POWER = 0.5
+SCORE_SCALE = 40_000  # dollars of lead worth e (2.7) times the chance to win
+
+
+Prior = Callable[[GameView, Sequence[SeatCommand]], list[float]]
+
+
+class Search(NamedTuple):
+    command: SeatCommand
+    iterations: int
+    seconds: float
+
+
+class _Node:
+    """Per command: [visits, reward sum, availability]; children by (command, next seat)."""
+
+    __slots__ = ("children", "prior", "stats", "visits")
+
+    def __init__(self) -> None:
+        self.stats: dict[SeatCommand, list[float]] = {}
+        self.children: dict[tuple[SeatCommand, int], _Node] = {}
+        self.prior: dict[SeatCommand, float] = {}  # the order in which children are tried
+        self.visits = 0
+
+
+class Ismcts:
+    """A policy (`Policy`): `Ismcts()(view, legal, rng)` searches and answers."""
+
+    def __init__(self, budget_s: float | None = DEFAULT_BUDGET_S, iterations: int | None = None,
+                 prior: Prior = expert_scores, rollout_steps: int = ROLLOUT_STEPS) -> None:
+        if budget_s is None and iterations is None:
+            raise ValueError("a search needs a time budget, an iteration budget, or both")
+        self.budget_s = budget_s
+        self.iterations = iterations
+        self.prior = prior
+        self.rollout_steps = rollout_steps
+
+    def within(self, budget_s: float) -> Ismcts:
+        """The same search, thinking for at most `budget_s` seconds."""
+        budget = budget_s if self.budget_s is None else min(self.budget_s, budget_s)
+        return Ismcts(budget, self.iterations, self.prior, self.rollout_steps)
+
+    def __call__(self, view: GameView, legal: Sequence[SeatCommand],
+                 rng: random.Random) -> SeatCommand:
+        return self.search(view, legal, rng).command
+
+    def search(self, view: GameView, legal: Sequence[SeatCommand],
+               rng: random.Random) -> Search:
+        started = time.perf_counter()
+        if len(legal) == 1:
+            return Search(legal[0], 0, 0.0)
+        deadline = None if self.budget_s is None else started + self.budget_s
+        root = _Node()
+        root.prior = dict(zip(legal, self.prior(view, legal), strict=True))
+        done = 0
+        while self.iterations is None or done < self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(view, legal, root, rng)
+            done += 1
+        stats = root.stats
+        best = max(legal, key=lambda c: (stats[c][0], stats[c][1]) if c in stats else (0, 0))
+        return Search(best, done, time.perf_counter() - started)
+
+    # One iteration: deal, descend (expanding one node), roll out, score, back up.
+
+    def _iterate(self, view: GameView, legal: Sequence[SeatCommand], root: _Node,
+                 rng: random.Random) -> None:
+        state = sample_state(view, rng)
+        node: _Node | None = root
+        path: list[tuple[_Node, SeatCommand, int]] = []
+        moves: Sequence[SeatCommand] = legal
+        try:
+            while node is not None and state.status != "finished":
+                seat = state.pending_seats()[0]
+                if path:
+                    moves = legal_commands(state, seat)
+                command, expanding = self._select(node, state, seat, moves, rng)
+                path.append((node, command, seat))
+                _, state = execute(state, command, seat)
+                if expanding or state.status == "finished":
+                    break
+                key = (command, state.pending_seats()[0])
+                node = node.children.get(key)
+                if node is None:
+                    node = node_ = _Node()
+                    path[-1][0].children[key] = node_
+            state = self._roll_out(state, rng)
+        except RuleViolation:
+            return  # a deal the view allows but the engine refuses a move in: skip it
+        rewards = _rewards(state)
+        for n, command, seat in path:
+            st = n.stats[command]
+            st[0] += 1
+            st[1] += rewards[seat]
+            n.visits += 1
+
+    def _select(self, node: _Node, state: GameState, seat: int, moves: Sequence[SeatCommand],
+                rng: random.Random) -> tuple[SeatCommand, bool]:
+        """The command to follow at `node`, and whether it is newly tried (the tree grows)."""
+        stats = node.stats
+        tried: list[SeatCommand] = []
+        untried: list[SeatCommand] = []
+        for m in moves:
+            st = stats.get(m)
+            if st is None:
+                st = stats[m] = [0, 0.0, 0]
+            st[2] += 1
+            (tried if st[0] else untried).append(m)
+        if untried and len(tried) < max(1, WIDENING * node.visits ** WIDEN_POWER):
+            if len(untried) == 1:
+                return untried[0], True
+            prior = node.prior
+            unranked = [m for m in untried if m not in prior]
+            if unranked:
+                prior.update(zip(unranked, rollout_scores(state, seat, unranked), strict=True))
+            return max(untried, key=lambda m: (prior[m], rng.random())), True
+        best, best_value = tried[0], -math.inf
+        for m in tried:
+            visits, total, available = stats[m]
+            value = total / visits + EXPLORATION * math.sqrt(math.log(available) / visits)
+            if value > best_value:
+                best, best_value = m, value
+        return best, False
+
+    def _roll_out(self, state: GameState, rng: random.Random) -> GameState:
+        for _ in range(self.rollout_steps):
+            if state.status == "finished":
+                break
+            seat = state.pending_seats()[0]
+            command = rollout_choice(state, seat, legal_commands(state, seat), rng)
+            _, state = execute(state, command, seat)
+        return state
+
+
+def _rewards(state: GameState) -> list[float]:
+    """Each seat's chance to win, as far as the position tells: 1 or a share of it once the game
+    is over; else a softmax of totals plus stacks."""
+    n = state.players
+    if state.status == "finished":
+        share = 1 / len(state.winners)
+        return [share if s in state.winners else 0.0 for s in range(n)]
+    table = card_table(state.ruleset.edition)
+    stacks = state.stacks or ((),) * n
+    scores = [state.totals[s] + stack_value(table, stacks[s]) for s in range(n)]
+    top = max(scores)
+    weights = [math.exp((x - top) / SCORE_SCALE) for x in scores]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -1,0 +1,32 @@
+"""`cya ladder`: run the bot ladder and print (or write into docs) its table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from service.ladder.run import markdown, run
+from service.ladder.run import write_docs as write_into
+
+
+@click.command("ladder")
+@click.option("--quick", is_flag=True,
+              help="A cut-down ladder (≤ 10 min on one core): checks only the 2-player ismcts"
+                   " against greedy target.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes to play on; default: one per core.")
+@click.option("--write-docs", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Also write the table into this file's ladder section"
+                                 " (docs/bots.md).")
+def ladder(quick: bool, workers: int | None, write_docs: Path | None) -> None:
+    """Bot levels against each other on seeded, duplicate-seated deals: win rates with 95%
+    intervals, OpenSkill ratings, and the targets; exits 1 when a target is missed."""
+    console = Console(stderr=True)
+    report = run(quick, workers, console)
+    click.echo(markdown(report))
+    if write_docs is not None:
+        write_into(report, write_docs)
+    if not report.met:
+        raise SystemExit(1)

@@ -1,0 +1,139 @@
+"""`Webhooks`: the pipeline's commit listener, and the body of every delivery job.
+
+After each commit it looks at the game's human players: a pending decision of a player with a
+bot endpoint becomes a `deliver_decision` job; the messages owed to a player's enabled
+subscriptions are written to the outbox and a `deliver_events` job is started per
+(subscription, game). Which players have an endpoint or a subscription is cached for
+`KNOWN_FOR_S` (one query per interval, not one per commit): a change made through another
+process is seen within it. A periodic sweep hands out again the messages whose job was lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from service.pipeline import Pipeline
+from service.store.records import StoredEvent
+from service.table.game import Game
+from service.table.lobby import HumanSeat
+from service.webhooks import bot_endpoints, outbox, subscriptions
+from service.webhooks.bot_decisions import deliver_decision, expire_decision
+from service.webhooks.context import Deliveries
+from service.webhooks.event_delivery import deliver_events, queue_key
+from service.webhooks.messages import messages_of_commit
+from service.webhooks.outbound import Outbound
+from service.webhooks.runners import Runner
+from service.webhooks.settings import WebhookSettings
+
+log = logging.getLogger(__name__)
+
+KNOWN_FOR_S = 2.0
+
+
+class Webhooks:
+    def __init__(self, pipeline: Pipeline, settings: WebhookSettings, runner: Runner) -> None:
+        self.ctx = Deliveries(pipeline, settings, Outbound(settings), runner)
+        self._bots: set[str] = set()
+        self._subscribed: set[str] = set()
+        self._known_at = -KNOWN_FOR_S
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # The commit listener (`service.pipeline.hooks.CommitListener`).
+
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None:
+        if after.lobby is None:
+            return
+        humans = [s.player_id for s in after.lobby.seats if isinstance(s, HumanSeat)]
+        if not humans:
+            return
+        await self._know()
+        # The messages first: the bot's decision below leads to the next commit, whose
+        # messages must come after these.
+        listening = [p for p in humans if p in self._subscribed]
+        if listening:
+            await self._owe(before, after, stored, listening)
+        pending = after.pending_seat()
+        if pending is not None and isinstance(pending[1], HumanSeat) and (
+                pending[1].player_id in self._bots):
+            await self.ctx.runner.run(
+                "deliver_decision", (after.game_id, after.version, pending[0],
+                                     pending[1].player_id),
+                key=f"{after.game_id}-{after.version}")
+
+    async def _owe(self, before: Game, after: Game, stored: Sequence[StoredEvent],
+                   players: list[str]) -> None:
+        now = datetime.now(UTC)
+        rows: list[dict[str, Any]] = []
+        async with self.ctx.store.write() as conn:
+            for sub in await subscriptions.enabled_for(conn, players):
+                owed = messages_of_commit(before, after, stored, sub.player_id,
+                                          sub.event_types)
+                rows.extend(outbox.row(sub.subscription_id, after.game_id, after.version, i,
+                                       kind, payload, now)
+                            for i, (kind, payload) in enumerate(owed))
+            await outbox.add(conn, rows)
+        for sub_id in dict.fromkeys(r["subscription_id"] for r in rows):
+            await self.kick(sub_id, after.game_id)
+
+    async def _know(self) -> None:
+        if time.monotonic() - self._known_at < KNOWN_FOR_S:
+            return
+        async with self.ctx.store.read() as conn:
+            self._bots = await bot_endpoints.players_with_endpoints(conn)
+            self._subscribed = await subscriptions.players_subscribed(conn)
+        self._known_at = time.monotonic()
+
+    def forget(self) -> None:
+        """An endpoint or subscription changed here: look again at the next commit."""
+        self._known_at = -KNOWN_FOR_S
+
+    async def kick(self, subscription_id: str, game_id: str) -> None:
+        await self.ctx.runner.run("deliver_events", (subscription_id, game_id),
+                                  key=queue_key(subscription_id, game_id))
+
+    # The jobs.
+
+    async def run_job(self, job: str, args: tuple[Any, ...]) -> object:
+        match job:
+            case "deliver_decision":
+                return await deliver_decision(self.ctx, *args)
+            case "expire_decision":
+                return await expire_decision(self.ctx, *args)
+            case "deliver_events":
+                return await deliver_events(self.ctx, *args)
+        raise ValueError(f"no webhook job {job!r}")
+
+    async def sweep(self, grace_s: float = 5.0) -> int:
+        """Start a delivery for every queue whose messages wait past their time."""
+        queues = await outbox.due_queues(self.ctx.store, grace_s)
+        for sub_id, game_id in queues:
+            await self.kick(sub_id, game_id)
+        return len(queues)
+
+    def start_sweeping(self) -> None:
+        """In a process that runs the jobs itself (the embedded default)."""
+        interval = self.ctx.settings.sweep_interval_s
+        if self._sweeper is None and interval > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(interval))
+
+    async def _sweep_forever(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            with contextlib.suppress(Exception):
+                await self.sweep(grace_s=interval)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        await self.ctx.runner.close()
+        await self.ctx.outbound.close()

@@ -1,0 +1,60 @@
+"""Deliver a subscription's messages of one game, in order: the head of the queue, signed;
+on success the next; on failure the message is due again after an exponential backoff, and
+the job stops (nothing later of that game may overtake it)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from service.webhooks import outbox, subscriptions
+from service.webhooks.context import Deliveries
+from service.webhooks.outbound import Answer
+from service.webhooks.signing import signed_headers
+
+
+def backoff_s(attempts: int, base_s: float, max_s: float) -> float:
+    """After the `attempts`-th failure: base × 2^(attempts − 1), capped."""
+    return float(min(base_s * 2 ** min(attempts - 1, 40), max_s))
+
+
+def queue_key(subscription_id: str, game_id: str) -> str:
+    return f"{subscription_id}-{game_id}"
+
+
+async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) -> int:
+    """How many messages it delivered."""
+    async with ctx.store.read() as conn:
+        sub = await subscriptions.get(conn, subscription_id)
+    if sub is None or not sub.enabled:
+        return 0
+    sent = 0
+    s = ctx.settings
+    while True:
+        head = await outbox.claim_head(ctx.store, subscription_id, game_id, s.lease_s)
+        if not head.messages:
+            if head.later is not None:
+                wait = max((head.later - datetime.now(UTC)).total_seconds(), 0.0)
+                await ctx.runner.run("deliver_events", (subscription_id, game_id),
+                                     delay_s=wait, key=queue_key(subscription_id, game_id))
+            return sent
+        done: list[tuple[outbox.Message, Answer]] = []
+        failure: outbox.Failure | None = None
+        for message in head.messages:  # in order; a failure stops the rest
+            body = message.payload.encode()
+            answer = await ctx.outbound.post(
+                sub.url, body, signed_headers(sub.secret, message.message_id, body))
+            if not answer.ok:
+                failure = outbox.Failure(message, answer, backoff_s(
+                    message.attempts + 1, s.retry_base_s, s.retry_max_s))
+                break
+            done.append((message, answer))
+        unsent = list(head.messages[len(done) + (failure is not None):])
+        enabled = await outbox.settle(ctx.store, subscription_id, done, failure, unsent,
+                                      s.disable_after)
+        sent += len(done)
+        if failure is not None:
+            if enabled:
+                await ctx.runner.run("deliver_events", (subscription_id, game_id),
+                                     delay_s=failure.retry_in_s,
+                                     key=queue_key(subscription_id, game_id))
+            return sent
