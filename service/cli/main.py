@@ -101,12 +101,15 @@ def projections() -> None:
 def projections_rebuild(settings: Settings) -> None:
     """Recompute every read model from the event log."""
     from service.projections.rebuild import rebuild
+    from service.tournaments.runner import log as tournament_log
 
     stats = _run(settings, lambda s: rebuild(s.store))
     rate = stats.events / stats.seconds if stats.seconds else 0.0
     click.echo(f"rebuilt {stats.games} games from {stats.events} events "
                f"in {stats.seconds:.2f} s ({rate:,.0f} events/s); ratings from "
                f"{stats.rated_games} rated games")
+    tournaments = _run(settings, lambda s: tournament_log.rebuild(s.store))
+    click.echo(f"rebuilt {tournaments} tournaments (rows and standings) from their logs")
 
 
 @main.group()

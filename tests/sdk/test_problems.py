@@ -79,6 +79,15 @@ def _rate_limited(scene: Scene) -> None:
                 continue
 
 
+def _tournament(scene: Scene, public: bool = True) -> str:
+    """Ann's tournament of two players (who will not play it soon: it stays running)."""
+    return scene.ann.tournaments.create(models.NewTournament(
+        format="round_robin", ruleset=models.RuleSet(players=2), public=public,
+        entrants=[models.PlayerEntrant(player_id=scene.ann.players.me().player_id),
+                  models.PlayerEntrant(player_id=scene.bob.players.me().player_id)],
+    )).tournament_id
+
+
 def _reused_key(scene: Scene) -> None:
     me, _, turn = scene.awaited()
     me.play.send(scene.game, turn.legal_commands[0], idempotency_key="once")
@@ -107,6 +116,9 @@ PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     errors.NotCreator: lambda s: s.bob.games.add_bot(s.lobby),
     errors.GameNotFinished: lambda s: list(s.ann.audit.history(s.game)),
     errors.GameNotFound: lambda s: s.ann.games.get("no-such-game"),
+    errors.TournamentNotFound: lambda s: s.ann.tournaments.get("no-such-tournament"),
+    errors.PrivateTournament: lambda s: s.carol.tournaments.get(_tournament(s, public=False)),
+    errors.TournamentNotFinished: lambda s: s.ann.tournaments.verify(_tournament(s)),
     errors.VersionNotFound: lambda s: s.ann.audit.state(s.game, 10_000),
     errors.NotFound: lambda s: s.ann.request("GET", "/v1/no-such-route"),
     errors.BotEndpointNotFound: lambda s: s.carol.webhooks.bot(),

@@ -14,7 +14,7 @@ from service.domain import EndMode, RuleSet
 from service.domain.events import RoundStarted
 from service.store.tables import tournaments
 from service.tournaments.entrants import BotEntrant
-from service.tournaments.runner.log import load
+from service.tournaments.runner.log import load, rebuild
 from service.tournaments.runner.runner import result_of
 from service.tournaments.runner.verify import verify
 from service.tournaments.standings import Standing, standings
@@ -70,3 +70,14 @@ async def test_given_16_bots_in_a_duplicate_tournament_when_two_workers_run_it_t
             tournaments.c.tournament_id == t.tournament_id))
     assert _standings.decode(stored) == standings(recounted)
     assert {r.games for r in standings(recounted)} == {8}  # 2 deals x 4 seats each
+    # The read model is a projection: rebuilt from the log, it is the same, byte for byte.
+    before = await _summary(api, t.tournament_id)
+    assert await rebuild(api.store) == 1
+    assert await _summary(api, t.tournament_id) == before
+
+
+async def _summary(api: Services, tournament_id: str) -> tuple[str, str]:
+    async with api.store.read() as conn:
+        row = (await conn.execute(sa.select(tournaments.c.summary, tournaments.c.standings)
+                                  .where(tournaments.c.tournament_id == tournament_id))).one()
+    return row.summary, row.standings

@@ -72,6 +72,21 @@ class GameNotFinished(ProblemError):
     CODE = "game_not_finished"
 
 
+class PrivateTournament(ProblemError):
+    """403: a private tournament you neither created nor entered."""
+    CODE = "private_tournament"
+
+
+class TournamentNotFinished(ProblemError):
+    """403: the verify of a tournament still running (its seeds are not revealed yet)."""
+    CODE = "tournament_not_finished"
+
+
+class TournamentNotFound(ProblemError):
+    """404: no tournament has this id."""
+    CODE = "tournament_not_found"
+
+
 class GameNotFound(ProblemError):
     """404: no game has this id."""
     CODE = "game_not_found"

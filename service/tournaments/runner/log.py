@@ -96,11 +96,7 @@ async def append(store: EventStore, t: Tournament, events: list[TournamentEvent]
                      "actor": actor, "recorded_at": at, "hash": h})
     after = msgspec.structs.replace(fold(t, events), version=t.version + len(events),
                                     last_hash=h)
-    out = tournament_out(after, created_at or at, at)
-    row = {"name": out.name, "creator": out.creator, "format": out.format,
-           "status": out.status, "public": out.public, "version": after.version,
-           "summary": _encode(out).decode(), "standings": _encode(out.standings).decode(),
-           "updated_at": at}
+    row = read_model_row(after, created_at or at, at)
     opened = [{"game_id": e.game_id, "tournament_id": t.tournament_id, "table_no": e.table}
               for e in events if isinstance(e, TableOpened)]
     try:
@@ -117,6 +113,39 @@ async def append(store: EventStore, t: Tournament, events: list[TournamentEvent]
     except IntegrityError as exc:
         raise LogConflict(t.tournament_id) from exc
     return after
+
+
+def read_model_row(t: Tournament, created_at: datetime, updated_at: datetime
+                   ) -> dict[str, Any]:
+    """The `tournaments` row of a folded tournament (its public state and standings)."""
+    out = tournament_out(t, created_at, updated_at)
+    return {"name": out.name, "creator": out.creator, "format": out.format,
+            "status": out.status, "public": out.public, "version": t.version,
+            "summary": _encode(out).decode(), "standings": _encode(out.standings).decode(),
+            "updated_at": updated_at}
+
+
+async def rebuild(store: EventStore) -> int:
+    """Every tournament's row and its games' table rows again from the logs; how many."""
+    c = tournament_events.c
+    async with store.read() as conn:
+        ids = list((await conn.scalars(sa.select(c.tournament_id).distinct())).all())
+    rows, tables = [], []
+    for tournament_id in ids:
+        t, created_at = await load(store, tournament_id)
+        last = (await read_rows(store, tournament_id))[-1].recorded_at
+        rows.append({"tournament_id": tournament_id, "created_at": created_at,
+                     **read_model_row(t, created_at, last)})
+        tables += [{"game_id": g, "tournament_id": tournament_id, "table_no": n}
+                   for n, g in t.games.items()]
+    async with store.write() as conn:
+        await conn.execute(sa.delete(tournament_games))
+        await conn.execute(sa.delete(tournaments))
+        if rows:
+            await conn.execute(tournaments.insert(), rows)
+        if tables:
+            await conn.execute(tournament_games.insert(), tables)
+    return len(ids)
 
 
 async def tournament_of_game(store: EventStore, game_id: str) -> str | None:
