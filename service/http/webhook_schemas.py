@@ -94,7 +94,7 @@ class SubscriptionSecret(SubscriptionOut):
     secret: Annotated[str, doc(_SECRET)]
 
 
-class Subscriptions(msgspec.Struct):
+class SubscriptionList(msgspec.Struct):
     """Your event webhook subscriptions."""
 
     subscriptions: Annotated[list[SubscriptionOut], doc("Oldest first.")]
@@ -123,7 +123,7 @@ class DeliveryOut(msgspec.Struct):
     attempts: Annotated[list[DeliveryAttemptOut], doc("Every attempt, oldest first.")]
 
 
-class Deliveries(msgspec.Struct):
+class DeliveryLog(msgspec.Struct):
     """The delivery log, newest first."""
 
     deliveries: Annotated[list[DeliveryOut], doc("Newest first.")]

@@ -25,7 +25,7 @@ from tests.workers.conftest import (  # noqa: F401  (PostgreSQL, Redis and `cya 
 
 from .servers import serving
 
-HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=1.0, retry_base_s=0.1,
+HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=2.5, retry_base_s=0.1,
                         retry_max_s=2.0, disable_after=4, sweep_interval_s=0.5)
 
 

@@ -68,7 +68,7 @@ def test_given_a_bot_that_plays_well_when_its_game_runs_then_every_decision_is_i
 
 def test_given_a_bot_slower_than_the_deadline_then_its_answers_are_late_and_the_policy_plays(
         api: httpx.Client) -> None:
-    with serving(Receiver(bots.slow(3.0))) as url:  # the default deadline is 1 s here
+    with serving(Receiver(bots.slow(6.0))) as url:  # the default deadline is 2.5 s here
         bot = player(api, "slow-bot")
         assert bot.post("/v1/webhooks/bot", {"url": url}).status_code == 201
         game = bot_game(bot, timeout_policy={"bot_level": "greedy", "hand_over_after": 2})

@@ -458,12 +458,6 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     seat: int
 
 
-class Deliveries(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The delivery log, newest first."""
-    #: Newest first.
-    deliveries: list[DeliveryOut]
-
-
 class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One POST of a message to the subscription's URL."""
     #: When.
@@ -476,6 +470,12 @@ class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     ok: bool
     #: The HTTP status answered, if any.
     status_code: int | None
+
+
+class DeliveryLog(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The delivery log, newest first."""
+    #: Newest first.
+    deliveries: list[DeliveryOut]
 
 
 class DeliveryOut(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -1647,6 +1647,12 @@ class SubscriptionIn(msgspec.Struct, kw_only=True, omit_defaults=True):
     url: str
 
 
+class SubscriptionList(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Your event webhook subscriptions."""
+    #: Oldest first.
+    subscriptions: list[SubscriptionOut]
+
+
 class SubscriptionOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """An event webhook subscription (its secret is shown only when made or rotated)."""
     #: When it was made.
@@ -1684,12 +1690,6 @@ class SubscriptionSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
     subscription_id: str
     #: Where messages are POSTed.
     url: str
-
-
-class Subscriptions(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Your event webhook subscriptions."""
-    #: Oldest first.
-    subscriptions: list[SubscriptionOut]
 
 
 class SwapPlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="swap_played"):

@@ -19,13 +19,13 @@ from service.http.webhook_schemas import (
     BotEndpointIn,
     BotEndpointOut,
     BotEndpointSecret,
-    Deliveries,
     DeliveryAttemptOut,
+    DeliveryLog,
     DeliveryOut,
     Redelivery,
     SubscriptionIn,
+    SubscriptionList,
     SubscriptionOut,
-    Subscriptions,
     SubscriptionSecret,
 )
 from service.webhooks import bot_endpoints, outbox, subscriptions
@@ -166,10 +166,10 @@ class WebhooksController(Controller):
 
     @get("/subscriptions", operation_id="listWebhookSubscriptions",
          summary="Your event webhook subscriptions", responses=problem_responses(401, 429))
-    async def subscriptions(self, request: Authed) -> Subscriptions:
+    async def subscriptions(self, request: Authed) -> SubscriptionList:
         async with _webhooks(request).ctx.store.read() as conn:
             subs = await subscriptions.of_player(conn, request.user.player_id)
-        return Subscriptions([_sub_out(s) for s in subs])
+        return SubscriptionList([_sub_out(s) for s in subs])
 
     @get("/subscriptions/{subscription_id:str}", operation_id="getWebhookSubscription",
          summary="One subscription", responses=problem_responses(400, 401, 404, 429))
@@ -212,11 +212,11 @@ class WebhooksController(Controller):
          summary="The delivery log: messages owed, newest first, with every attempt",
          responses=problem_responses(400, 401, 404, 429))
     async def deliveries(self, request: Authed, subscription_id: Id,
-                         game_id: GameFilter = None, limit: Limit = 50) -> Deliveries:
+                         game_id: GameFilter = None, limit: Limit = 50) -> DeliveryLog:
         await _own(request, subscription_id)
         async with _webhooks(request).ctx.store.read() as conn:
             log = await outbox.log_of(conn, subscription_id, game_id=game_id, limit=limit)
-        return Deliveries([DeliveryOut(
+        return DeliveryLog([DeliveryOut(
             m.message_id, m.type, m.game_id, m.version,  # type: ignore[arg-type]
             m.created_at, m.delivered_at, m.next_attempt_at,
             [DeliveryAttemptOut(a.ok, a.status_code, a.latency_ms, a.error, a.at)

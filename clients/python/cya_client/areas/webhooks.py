@@ -12,11 +12,11 @@ from cya_client.models import (
     BotEndpointIn,
     BotEndpointOut,
     BotEndpointSecret,
-    Deliveries,
+    DeliveryLog,
     Redelivery,
     SubscriptionIn,
+    SubscriptionList,
     SubscriptionOut,
-    Subscriptions,
     SubscriptionSecret,
 )
 from cya_client.transport import Call
@@ -52,8 +52,8 @@ def subscribe(url: str, event_types: Sequence[str]) -> Call[SubscriptionSecret]:
                 body=SubscriptionIn(url=url, event_types=list(event_types)))  # type: ignore[arg-type]
 
 
-def subscriptions() -> Call[Subscriptions]:
-    return Call("GET", _SUBS, Subscriptions)
+def subscriptions() -> Call[SubscriptionList]:
+    return Call("GET", _SUBS, SubscriptionList)
 
 
 def subscription(subscription_id: str) -> Call[SubscriptionOut]:
@@ -72,9 +72,9 @@ def enable(subscription_id: str) -> Call[SubscriptionOut]:
     return Call("POST", f"{_SUBS}/{subscription_id}/enable", SubscriptionOut)
 
 
-def deliveries(subscription_id: str, game_id: str | None, limit: int) -> Call[Deliveries]:
+def deliveries(subscription_id: str, game_id: str | None, limit: int) -> Call[DeliveryLog]:
     params = {"game_id": game_id, "limit": limit}
-    return Call("GET", f"{_SUBS}/{subscription_id}/deliveries", Deliveries,
+    return Call("GET", f"{_SUBS}/{subscription_id}/deliveries", DeliveryLog,
                 params={k: v for k, v in params.items() if v is not None})
 
 
@@ -103,7 +103,7 @@ class Webhooks(Area):
     def subscribe(self, url: str, event_types: Sequence[str]) -> SubscriptionSecret:
         return self._s.run(subscribe(url, event_types))
 
-    def subscriptions(self) -> Subscriptions:
+    def subscriptions(self) -> SubscriptionList:
         return self._s.run(subscriptions())
 
     def subscription(self, subscription_id: str) -> SubscriptionOut:
@@ -119,7 +119,7 @@ class Webhooks(Area):
         return self._s.run(enable(subscription_id))
 
     def deliveries(self, subscription_id: str, game_id: str | None = None,
-                   limit: int = 50) -> Deliveries:
+                   limit: int = 50) -> DeliveryLog:
         return self._s.run(deliveries(subscription_id, game_id, limit))
 
     def redeliver(self, subscription_id: str, message_id: str) -> Redelivery:
@@ -146,7 +146,7 @@ class AsyncWebhooks(AsyncArea):
     async def subscribe(self, url: str, event_types: Sequence[str]) -> SubscriptionSecret:
         return await self._s.run(subscribe(url, event_types))
 
-    async def subscriptions(self) -> Subscriptions:
+    async def subscriptions(self) -> SubscriptionList:
         return await self._s.run(subscriptions())
 
     async def subscription(self, subscription_id: str) -> SubscriptionOut:
@@ -162,7 +162,7 @@ class AsyncWebhooks(AsyncArea):
         return await self._s.run(enable(subscription_id))
 
     async def deliveries(self, subscription_id: str, game_id: str | None = None,
-                         limit: int = 50) -> Deliveries:
+                         limit: int = 50) -> DeliveryLog:
         return await self._s.run(deliveries(subscription_id, game_id, limit))
 
     async def redeliver(self, subscription_id: str, message_id: str) -> Redelivery:
