@@ -80,7 +80,7 @@ def test_given_a_bot_slower_than_the_deadline_then_its_answers_are_late_and_the_
     events = events_of(bot, game)
     timed_out = [e for e in events if e["type"] == "decision_timed_out"]
     assert len(timed_out) == 2
-    assert "bot endpoint gave no legal answer within 1 seconds" in timed_out[0]["reason"]
+    assert "bot endpoint gave no legal answer within 2.5 seconds" in timed_out[0]["reason"]
     assert [e for e in events if e["type"] == "seat_handed_to_bot"]
 
 
