@@ -46,7 +46,9 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     """A bot's move (`bot_turn`) or an expired clock (`deadline`), if the game still waits."""
     rt = runtime()
     return rt.loop.run_until_complete(
-        decision_job.take_due_decision(rt.services.pipeline, game_id, version, kind, seat)
+        decision_job.take_due_decision(
+            rt.services.pipeline, game_id, version, kind, seat,
+            outage_grace_s=rt.services.settings.clock_outage_grace_s)
     )
 
 

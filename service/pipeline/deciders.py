@@ -15,6 +15,7 @@ from service.domain.commands import SeatCommand
 from service.store.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
 from service.table.lobby import GameCreated, LobbyCommand, SeatResigned, Start, decide_lobby
+from service.table.timeouts import ClockRestarted
 
 
 class Decided(NamedTuple):
@@ -102,3 +103,8 @@ def expired_clock(game: Game, seat: int, marks: Sequence[AnyEvent], command: Sea
     assert game.state is not None
     events, state = execute(game.state, command, seat)
     return Decided([*marks, *events], replace(apply_all(game, marks), state=state))
+
+
+def restarted_clock(game: Game, restart: ClockRestarted) -> Decided:
+    """A turn clock ran out while the service could not act on it: it starts over."""
+    return Decided([restart], apply_all(game, [restart]))

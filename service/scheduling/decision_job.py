@@ -24,15 +24,15 @@ from service.bots import LEVELS, choose
 from service.domain import RuleViolation, legal_commands, player_view
 from service.domain.commands import SeatCommand
 from service.pipeline import Outcome, Pipeline
-from service.pipeline.deciders import expired_clock
+from service.pipeline.deciders import expired_clock, restarted_clock
 from service.scheduling.timeout_streaks import consecutive_timeouts
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.clock import BOT_TURN, DEADLINE, deadline
 from service.table.game import AnyEvent, Game
 from service.table.lobby import BotSeat, HumanSeat, SeatHolder
-from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
+from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 
-Result = Literal["acted", "moved_on", "replayed", "early"]
+Result = Literal["acted", "moved_on", "replayed", "early", "restarted"]
 # The longest a job started before its deadline waits for it; one earlier than that leaves the
 # decision to the sweeper, which hands it out again once it is overdue.
 EARLY_WAIT_MAX_S = 5.0
@@ -40,6 +40,8 @@ EARLY_WAIT_MAX_S = 5.0
 # commit; and it always thinks at least a little, even past a clock that has run out.
 COMMIT_MARGIN_S = 0.25
 MIN_THINK_S = 0.02
+# A clock's expiry taken later than this restarts the clock once instead (`ClockRestarted`).
+OUTAGE_GRACE_S = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +94,10 @@ async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
 
 async def take_due_decision(
     pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
-    *, now: datetime | None = None,
+    *, now: datetime | None = None, outage_grace_s: float = OUTAGE_GRACE_S,
 ) -> Result:
-    """`now`: the time the job runs at (tests let a clock run out without waiting for it)."""
+    """`now`: the time the job runs at (tests let a clock run out without waiting for it).
+    `outage_grace_s`: how late an expiry may be taken before the clock restarts instead."""
     try:
         game = await current(pipeline, game_id, version)
     except GameNotFound:
@@ -123,6 +126,10 @@ async def take_due_decision(
                 actor=f"bot:{controller.level}",
             )
         elif kind == DEADLINE and isinstance(controller, HumanSeat):
+            late = -_seconds_until(deadline(game), now)
+            if late > outage_grace_s and not game.clock_restarted:
+                await restart_clock(pipeline, game, seat, controller, late)
+                return "restarted"
             outcome = await take_expired(pipeline, game, seat, controller, kind)
         else:
             return "moved_on"
@@ -168,6 +175,23 @@ async def take_expired(pipeline: Pipeline, game: Game, seat: int, human: HumanSe
     body = _encode((kind, seat, marks, command))
     return await pipeline.take(game.game_id, decide, body, f"timeout:{seat}",
                                command_id_for(game.version, kind), game.version)
+
+
+async def restart_clock(pipeline: Pipeline, game: Game, seat: int, human: HumanSeat,
+                        late_s: float) -> Outcome:
+    """The clock ran out `late_s` seconds before the service took its expiry: the service was
+    not acting (its database, or every worker, down), and a player whose commands it refused
+    meanwhile must not lose the decision for it. The clock starts over, once per decision."""
+    assert game.lobby is not None
+    restart = ClockRestarted(
+        seat, human.player_id, round(late_s, 3),
+        reason=f"the {game.lobby.turn_clock}-second turn clock ran out {late_s:.1f} s before "
+               "the service could act on it",
+    )
+    body = _encode(("clock_restarted", seat))
+    return await pipeline.take(game.game_id, functools.partial(restarted_clock, restart=restart),
+                               body, f"timeout:{seat}", command_id_for(game.version, "restart"),
+                               game.version)
 
 
 def _decision_name(game: Game) -> str:

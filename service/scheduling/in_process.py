@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from service.pipeline import Pipeline
 from service.projections import ratings
 from service.projections.due import overdue
-from service.scheduling.decision_job import take_due_decision
+from service.scheduling.decision_job import OUTAGE_GRACE_S, take_due_decision
 from service.scheduling.idle_games import end_if_idle, idle_candidates
 from service.table.clock import BOT_TURN, DueWork
 
@@ -26,13 +26,14 @@ log = logging.getLogger(__name__)
 
 class InProcessScheduler:
     def __init__(self, *, bot_delay_ms: int = 0, sweep_interval_s: float = 3.0,
-                 sweep_grace_s: float = 5.0, lobby_ttl_s: float = 86_400.0,
-                 abandon_after_s: float = 7 * 86_400.0) -> None:
+                 sweep_grace_s: float = 5.0, outage_grace_s: float = OUTAGE_GRACE_S,
+                 lobby_ttl_s: float = 86_400.0, abandon_after_s: float = 7 * 86_400.0) -> None:
         self.lobby_ttl_s, self.abandon_after_s = lobby_ttl_s, abandon_after_s
         self.pipeline: Pipeline | None = None
         self.bot_delay_ms = bot_delay_ms
         self.sweep_interval_s = sweep_interval_s
         self.sweep_grace_s = sweep_grace_s
+        self.outage_grace_s = outage_grace_s
         self._tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}  # game -> (version, task)
         self._sweeper: asyncio.Task[None] | None = None
         # More to sweep, from packages above this one (the tournaments' stalled runs).
@@ -72,7 +73,8 @@ class InProcessScheduler:
         if wait > 0:
             await asyncio.sleep(wait)
         try:
-            await take_due_decision(self.pipeline, due.game_id, due.version, due.kind, due.seat)
+            await take_due_decision(self.pipeline, due.game_id, due.version, due.kind, due.seat,
+                                    outage_grace_s=self.outage_grace_s)
         except Exception:
             # The row stays due; the sweep loop tries again.
             log.exception("due work for game %s failed", due.game_id)

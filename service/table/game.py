@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from service.domain import Event, GameState, evolve, new_game
 from service.table.lobby import BotSeat, GameCreated, Lobby, LobbyEvent, SeatHolder, evolve_lobby
-from service.table.timeouts import TimeoutEvent, evolve_seats
+from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
 AnyEvent = Event | LobbyEvent | TimeoutEvent
@@ -36,6 +36,8 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     # When the rules last moved (the pending decision's clock starts there): a seat changing
     # hands (a resignation) moves `updated_at`, not this. Set by `clocked`.
     decision_since: datetime | None = None
+    # The pending decision's clock has started over once (`ClockRestarted`); it will not again.
+    clock_restarted: bool = False
 
     @property
     def status(self) -> GameStatus:
@@ -78,6 +80,8 @@ def apply(game: Game, event: AnyEvent) -> Game:
         return replace(game, lobby=evolve_lobby(None, event), state=new_game(event.ruleset))
     if isinstance(event, LobbyEvent):
         return replace(game, lobby=evolve_lobby(game.lobby, event))
+    if isinstance(event, ClockRestarted):
+        return replace(game, clock_restarted=True)
     if isinstance(event, TimeoutEvent):
         return replace(game, lobby=evolve_seats(game.lobby, event))
     if game.state is None:
@@ -87,8 +91,12 @@ def apply(game: Game, event: AnyEvent) -> Game:
 
 def clocked(before: Game, after: Game, at: datetime) -> Game:
     """`after`, with the clock of its pending decision started at `at` if the rules moved
-    since `before` (a seat changing hands does not move them)."""
-    return after if after.state is before.state else replace(after, decision_since=at)
+    since `before` (a seat changing hands does not move them) or the clock was restarted."""
+    if after.state is not before.state:
+        return replace(after, decision_since=at, clock_restarted=False)
+    if after.clock_restarted and not before.clock_restarted:
+        return replace(after, decision_since=at)
+    return after
 
 
 def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:

@@ -3,7 +3,10 @@
 A human's decision that outlives the turn clock is taken by a bot of the game's
 `TimeoutPolicy.bot_level` (`DecisionTimedOut`, followed in the same command by the bot's
 domain events); after `hand_over_after` consecutive timeouts the seat becomes that bot's for
-good (`SeatHandedToBot`). Both are public: everyone at the table may know why a seat moved.
+good (`SeatHandedToBot`). A clock whose expiry the service took too late to be fair (it could
+not time it out, and perhaps not take the player's command either: the database or every
+worker down) starts again once instead (`ClockRestarted`). All are public: everyone at the
+table may know why a seat moved or a clock started over.
 """
 
 from __future__ import annotations
@@ -66,7 +69,23 @@ class SeatHandedToBot(_TimeoutEvent, frozen=True, tag="seat_handed_to_bot"):
     ]
 
 
-TimeoutEvent = DecisionTimedOut | SeatHandedToBot
+class ClockRestarted(_TimeoutEvent, frozen=True, tag="clock_restarted"):
+    """The pending decision's turn clock ran out while the service could not act on it (its
+    expiry was taken more than the outage grace late): the clock starts again, in full, from
+    this event, once per decision; the next expiry of this decision is final."""
+
+    seat: Annotated[int, doc("The seat whose clock starts again.")]
+    player_id: Annotated[str, doc("The id of the player who holds the seat.")]
+    late_s: Annotated[
+        float, doc("How many seconds after its deadline the service took the expiry.")
+    ]
+    reason: Annotated[
+        str, doc("Why, in words, e.g. `the 60-second turn clock ran out 17.2 s before the"
+                 " service could act on it`.")
+    ]
+
+
+TimeoutEvent = DecisionTimedOut | SeatHandedToBot | ClockRestarted
 
 
 def evolve_seats(lobby: Lobby | None, event: TimeoutEvent) -> Lobby:
@@ -76,5 +95,5 @@ def evolve_seats(lobby: Lobby | None, event: TimeoutEvent) -> Lobby:
         case SeatHandedToBot(seat=seat, level=level):
             seats = (*lobby.seats[:seat], BotSeat(level), *lobby.seats[seat + 1 :])
             return replace(lobby, seats=seats)
-        case DecisionTimedOut():
+        case DecisionTimedOut() | ClockRestarted():
             return lobby  # the bot's move follows as domain events in the same command

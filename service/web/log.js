@@ -17,6 +17,7 @@ export function sentence(e, ctx) {
     case 'seat_left': return `${ctx.player(e.player_id)} left seat ${e.seat + 1}.`;
     case 'seat_resigned': return `${ctx.player(e.player_id)} resigned; a ${e.bot_level} bot plays seat ${e.seat + 1}.`;
     case 'decision_timed_out': return `${s(e.seat)} ran out of time; a ${e.bot_level} bot decides instead.`;
+    case 'clock_restarted': return `The service was away when ${s(e.seat)}'s clock ran out: the clock starts again.`;
     case 'seat_handed_to_bot': return `${s(e.seat)} ran out of time too often; a ${e.level} bot plays the seat.`;
     case 'game_started': return 'The game started.';
     case 'round_started': return `Round ${e.round_no} is dealt, ${e.hand_size} cards each; ${s(e.first_player)} begins.`;

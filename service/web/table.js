@@ -68,7 +68,7 @@ export async function mount(root, { id }) {
       render();
     },
     onEvents(items) {
-      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out)/.test(i.event.type))) summaryStale = true;
+      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out|clock_restarted)/.test(i.event.type))) summaryStale = true;
       // A newcomer's name is in the game's summary, not in the event: fetch it first.
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
       if (!unknown) log.add(items);

@@ -24,6 +24,7 @@ def scheduler_for(settings: Settings) -> Scheduler:
             return InProcessScheduler(bot_delay_ms=settings.bot_delay_ms,
                                       sweep_interval_s=settings.sweep_interval_s,
                                       sweep_grace_s=settings.sweep_grace_s,
+                                      outage_grace_s=settings.clock_outage_grace_s,
                                       lobby_ttl_s=settings.lobby_ttl_s,
                                       abandon_after_s=settings.abandon_after_s)
         case "none":

@@ -76,6 +76,9 @@ class Settings:
     bot_delay_ms: int = 0
     sweep_interval_s: float = 3.0  # how often overdue rows are enqueued again; 0: never
     sweep_grace_s: float = 5.0  # how long past due a row must be before it counts as lost
+    # A turn clock's expiry taken later than this after its deadline restarts the clock once
+    # (`ClockRestarted`): the service was not acting then, and may have refused the command.
+    clock_outage_grace_s: float = 2.0
     # A lobby nobody starts expires after this long; a running game without a turn clock that
     # waits on a human this long ends abandoned (`scheduling.idle_games`).
     lobby_ttl_s: float = 86_400.0
@@ -106,6 +109,7 @@ class Settings:
             bot_delay_ms=env_number("CYA_BOT_DELAY_MS", 0, int, 0),
             sweep_interval_s=env_number("CYA_SWEEP_INTERVAL_S", 3.0, float, 0.0),
             sweep_grace_s=env_number("CYA_SWEEP_GRACE_S", 5.0, float, 0.0),
+            clock_outage_grace_s=env_number("CYA_CLOCK_OUTAGE_GRACE_S", 2.0, float, 0.0),
             lobby_ttl_s=env_number("CYA_LOBBY_TTL_S", 86_400.0, float, 1.0),
             abandon_after_s=env_number("CYA_ABANDON_AFTER_S", 7 * 86_400.0, float, 1.0),
             webhooks=webhook_settings_from_env(),

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 
 from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.pipeline import Outcome, Pipeline
+from service.table.clock import deadline
+from service.table.game import Game
 from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
 
 QUICK4 = preset("classic", 4, end_mode=EndMode.QUICK)
-# The `now` of a job that takes an expired decision: every clock has run out by then.
-CLOCK_RUN_OUT = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+def clock_runs_out(game: Game) -> datetime:
+    """The `now` of a job that takes the pending decision's expiry on time (a job later than
+    the outage grace would restart the clock instead)."""
+    at = deadline(game)
+    assert at is not None, "the pending decision has no clock"
+    return at + timedelta(milliseconds=100)
 
 
 async def started_game(pipeline: Pipeline, ruleset=QUICK4, *, clock: int | None = None,

@@ -16,7 +16,7 @@ from service.store.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.table.clock import DEADLINE
 from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, TimeoutPolicy
 
-from .scenarios import CLOCK_RUN_OUT, QUICK4, next_move, play, started_game
+from .scenarios import QUICK4, clock_runs_out, next_move, play, started_game
 
 
 async def _rows(services, table: sa.Table) -> list[tuple]:
@@ -77,7 +77,7 @@ async def test_given_a_seat_handed_to_a_bot_mid_game_then_its_row_follows_and_eq
     while (game := await p.load(game_id)).state.pending_seats()[0] != 0:
         await play(p, game_id, 1)
     assert await take_due_decision(p, game_id, game.version, DEADLINE, 0,
-                                   now=CLOCK_RUN_OUT) == "acted"
+                                   now=clock_runs_out(game)) == "acted"
     await play(p, game_id, 8)
 
     async with services.store.read() as conn:

@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from service.bots import random_policy
 from service.domain import legal_commands, player_view
 from service.scheduling.decision_job import take_due_decision
 from service.store.migrate import upgrade
+from service.store.records import as_utc
+from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
 from service.table.lobby import TimeoutPolicy
-from service.table.timeouts import DecisionTimedOut, SeatHandedToBot
+from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
-from tests.store.scenarios import CLOCK_RUN_OUT
+from tests.store.scenarios import clock_runs_out
 
 from .games import bots, humans, start_game
 
@@ -54,7 +58,7 @@ async def test_given_each_kind_of_pending_decision_when_its_clock_expires_then_a
             if kind not in expired:
                 # When the clock runs out on this decision:
                 assert await take_due_decision(pipeline, game_id, game.version, DEADLINE,
-                                               seat, now=CLOCK_RUN_OUT) == "acted"
+                                               seat, now=clock_runs_out(game)) == "acted"
                 expired.add(str(kind))
                 continue
             command = random_policy(player_view(game.state, seat),
@@ -74,7 +78,7 @@ async def _expire(services: Services, game_id: str) -> None:
     assert game.state is not None
     seat = game.state.pending_seats()[0]
     assert await take_due_decision(services.pipeline, game_id, game.version, DEADLINE,
-                                   seat, now=CLOCK_RUN_OUT) == "acted"
+                                   seat, now=clock_runs_out(game)) == "acted"
 
 
 async def _act_as_human(services: Services, game_id: str, rng: random.Random) -> None:
@@ -148,3 +152,58 @@ async def test_given_a_deadline_job_started_early_then_it_waits_for_the_deadline
     shown = deadline(games[soon])
     assert shown is not None and timed_out.recorded_at >= shown
     assert (await services.pipeline.load(later, fresh=True)).version == games[later].version
+
+
+async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restarts_once(
+    services: Services,
+) -> None:
+    # The service could not act when the clock ran out (its database or every worker down):
+    # the player, whose commands it may have refused meanwhile, gets the clock again in full;
+    # the next expiry of the same decision is final.
+    p = services.pipeline
+    game_id = await start_game(services, humans("ann") + bots(1), turn_clock=30,
+                               first_player=0)
+    game = await p.load(game_id)
+    first_deadline = deadline(game)
+    assert first_deadline is not None
+
+    late = first_deadline + timedelta(seconds=17)
+    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0, now=late,
+                                   outage_grace_s=2.0) == "restarted"
+
+    restarted = await p.load(game_id, fresh=True)
+    event = (await services.store.read_events(game_id))[-1]
+    assert isinstance(event.event, ClockRestarted)
+    assert (event.event.seat, event.event.player_id, event.event.late_s) == (0, "ann", 17.0)
+    assert "30-second turn clock ran out 17.0 s before" in event.event.reason
+    assert restarted.version == game.version + 1 and restarted.clock_restarted
+    assert deadline(restarted) == event.recorded_at + timedelta(seconds=30)
+    assert restarted.pending_seat() == game.pending_seat()
+    async with services.store.read() as conn:  # the next expiry is due at the new deadline
+        due = (await conn.execute(sa.select(due_work.c.version, due_work.c.due_at).where(
+            due_work.c.game_id == game_id))).one()
+    assert (due.version, as_utc(due.due_at)) == (restarted.version, deadline(restarted))
+    assert await p.at_version(game_id, restarted.version) == restarted  # the log folds the same
+
+    again_late = deadline(restarted) + timedelta(seconds=17)  # type: ignore[operator]
+    assert await take_due_decision(p, game_id, restarted.version, DEADLINE, 0, now=again_late,
+                                   outage_grace_s=2.0) == "acted"
+    after = await p.load(game_id, fresh=True)
+    assert not after.clock_restarted
+    assert [type(s.event) for s in await services.store.read_events(game_id)
+            ].count(DecisionTimedOut) == 1
+
+
+async def test_given_an_expiry_taken_within_the_outage_grace_then_the_clock_is_not_restarted(
+    services: Services,
+) -> None:
+    p = services.pipeline
+    game_id = await start_game(services, humans("ann") + bots(1), turn_clock=30,
+                               first_player=0)
+    game = await p.load(game_id)
+    on_time = deadline(game) + timedelta(seconds=1.9)  # type: ignore[operator]
+
+    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0, now=on_time,
+                                   outage_grace_s=2.0) == "acted"
+    events = [type(s.event) for s in await services.store.read_events(game_id)]
+    assert DecisionTimedOut in events and ClockRestarted not in events

@@ -410,6 +410,23 @@ class ChooseMoveDirection(msgspec.Struct, kw_only=True, omit_defaults=True, tag_
     direction: Direction
 
 
+class ClockRestarted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="clock_restarted"):
+    """
+    The pending decision's turn clock ran out while the service could not act on it (its expiry was
+    taken more than the outage grace late): the clock starts again, in full, from this event, once
+    per decision; the next expiry of this decision is final.
+    """
+    #: How many seconds after its deadline the service took the expiry.
+    late_s: float
+    #: The id of the player who holds the seat.
+    player_id: str
+    #: Why, in words, e.g. `the 60-second turn clock ran out 17.2 s before the service could act on
+    #: it`.
+    reason: str
+    #: The seat whose clock starts again.
+    seat: int
+
+
 class CommandResult(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The answer of `POST /v1/games/{game_id}/commands`: the events caused and the new version."""
     #: Whether the events were stored: false for `?dry_run=true`.
@@ -1981,6 +1998,7 @@ Event: TypeAlias = (
     | InvitationDeclined
     | DecisionTimedOut
     | SeatHandedToBot
+    | ClockRestarted
 )
 
 
