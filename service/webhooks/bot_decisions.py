@@ -5,7 +5,9 @@ The deadline is the game's turn clock, or `decision_deadline_s` after the decisi
 pending in a game without one. Network errors and 5xx answers are tried again within it; an
 illegal answer, or none in time, is recorded, and the game's timeout policy applies as for a
 human: under a clock the clock's own job applies it; without one, `expire_decision` does at
-the default deadline. Every attempt is recorded (`bot_endpoints.record`).
+the default deadline, and the sweep (`stalled`) runs it again for a decision still waiting
+past that deadline (its job was lost: a worker killed, Redis flushed). Every attempt is
+recorded (`bot_endpoints.record`).
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 import msgspec
+import sqlalchemy as sa
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.scheduling.decision_job import current, take_expired
+from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
+from service.store.tables import bot_endpoints as endpoints_table
+from service.store.tables import games
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import HumanSeat
+from service.table.lobby import HumanSeat, SeatHolder
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint
@@ -34,6 +40,8 @@ log = logging.getLogger(__name__)
 
 _encode = msgspec.json.Encoder().encode
 _decode_command = msgspec.json.Decoder(SeatCommand).decode
+_decode_seats = msgspec.json.Decoder(tuple[SeatHolder | None, ...]).decode
+_decode_pending = msgspec.json.Decoder(list[int]).decode
 FIRST_PAUSE_S = 0.05  # before the first retry of a network error; doubles each time
 
 
@@ -160,3 +168,29 @@ async def expire_decision(ctx: Deliveries, game_id: str, version: int, seat: int
         log.info("game %s v%d: %r", game_id, version, exc)
         return "moved_on"
     return "timed_out"
+
+
+async def stalled(store: EventStore, deadline_s: float, grace_s: float, limit: int = 1000
+                  ) -> list[tuple[str, int, int, str]]:
+    """(game, version, seat, player) of the decisions of bot endpoints in games without a
+    clock that still wait `grace_s` past their default deadline: the job that would have
+    expired them was lost. (Under a clock, the clock's own due work expires them.)"""
+    cutoff = datetime.now(UTC) - timedelta(seconds=deadline_s + grace_s)
+    g = games.c
+    async with store.read() as conn:
+        players = set((await conn.execute(sa.select(endpoints_table.c.player_id))).scalars())
+        if not players:
+            return []
+        rows = await conn.execute(
+            sa.select(g.game_id, g.version, g.seats, g.pending_seats)
+            .where(g.status == "playing", g.turn_clock.is_(None), g.updated_at <= cutoff,
+                   sa.or_(*(sa.cast(g.seats, sa.Text).contains(p, autoescape=True)
+                            for p in players)))
+            .limit(limit))
+        found = []
+        for row in rows:
+            pending, seats = _decode_pending(row.pending_seats), _decode_seats(row.seats)
+            holder = seats[pending[0]] if pending else None
+            if isinstance(holder, HumanSeat) and holder.player_id in players:
+                found.append((row.game_id, row.version, pending[0], holder.player_id))
+        return found

@@ -23,7 +23,7 @@ from service.store.records import StoredEvent
 from service.table.game import Game
 from service.table.lobby import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions
-from service.webhooks.bot_decisions import deliver_decision, expire_decision
+from service.webhooks.bot_decisions import deliver_decision, expire_decision, stalled
 from service.webhooks.context import Deliveries
 from service.webhooks.event_delivery import deliver_events, queue_key
 from service.webhooks.messages import messages_of_commit
@@ -111,11 +111,17 @@ class Webhooks:
         raise ValueError(f"no webhook job {job!r}")
 
     async def sweep(self, grace_s: float = 5.0) -> int:
-        """Start a delivery for every queue whose messages wait past their time."""
+        """Start a delivery for every queue whose messages wait past their time, and expire
+        every bot endpoint's decision left waiting past its deadline."""
         queues = await outbox.due_queues(self.ctx.store, grace_s)
         for sub_id, game_id in queues:
             await self.kick(sub_id, game_id)
-        return len(queues)
+        decisions = await stalled(self.ctx.store, self.ctx.settings.decision_deadline_s,
+                                  grace_s)
+        for game_id, version, seat, player_id in decisions:
+            await self.ctx.runner.run("expire_decision", (game_id, version, seat, player_id),
+                                      key=f"{game_id}-{version}")
+        return len(queues) + len(decisions)
 
     def start_sweeping(self) -> None:
         """In a process that runs the jobs itself (the embedded default)."""

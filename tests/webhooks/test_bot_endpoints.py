@@ -3,13 +3,19 @@ the seat to the bot's endpoint and plays the command it answers."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
+from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 from standardwebhooks.webhooks import Webhook
 
 from . import bots
+from .conftest import service
 from .servers import Client, Receiver, player, serving, wait_for
 
 
@@ -152,3 +158,34 @@ def test_given_an_endpoint_when_deleted_then_it_is_gone_and_a_second_delete_is_4
     assert bot.delete("/v1/webhooks/bot").status_code == 204
     assert bot.get("/v1/webhooks/bot").json()["code"] == "bot_endpoint_not_found"
     assert bot.delete("/v1/webhooks/bot").status_code == 404
+
+
+def test_given_the_embedded_service_restarted_while_it_asks_a_bot_then_the_decision_expires(
+        tmp_path: Path) -> None:
+    # The in-process job that asked the bot, and the expiry it would have started, end with
+    # the process; the restarted process's sweep finds the decision waiting past its deadline.
+    asked: list[float] = []
+
+    async def hangs(headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
+        asked.append(time.monotonic())
+        await asyncio.sleep(60)
+        return 200, bots.first_legal(body)
+
+    with serving(Receiver(hangs)) as url:
+        first = service(tmp_path)
+        bot = player(next(first), "lost-bot")
+        assert bot.post("/v1/webhooks/bot", {"url": url}).status_code == 201
+        game = bot_game(bot, timeout_policy={"bot_level": "random", "hand_over_after": 1})
+        wait_for(lambda: asked, timeout=30)
+        first.close()  # the server stops, and its tasks with it
+        restarted = time.monotonic()
+        with contextlib.closing(service(tmp_path)) as again:
+            bot = replace(bot, http=next(again))
+            wait_for(lambda: finished(bot, game), timeout=30)
+            took = time.monotonic() - restarted
+            timed_out = next(e for e in events_of(bot, game)
+                             if e["type"] == "decision_timed_out")
+
+    assert "bot endpoint gave no legal answer within 2.5 seconds" in timed_out["reason"]
+    assert took < 10  # the deadline, the sweep's interval, then the game's bot moves
+    assert len(asked) == 1

@@ -3,7 +3,9 @@ enqueues; the worker POSTs each decision to the bot and each message to the rece
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -18,7 +20,7 @@ from tests.workers.conftest import Workers
 from . import bots
 from .conftest import HOOKS
 from .servers import Receiver, player, serving, wait_for
-from .test_bot_endpoints import attempts_of, bot_game, finished
+from .test_bot_endpoints import attempts_of, bot_game, events_of, finished
 from .test_event_webhooks import subscribe, takes_all
 
 
@@ -49,3 +51,33 @@ def test_given_a_worker_then_a_webhook_bot_plays_and_its_messages_arrive_in_orde
     versions = [json.loads(r.body)["version"] for r in receiver.received]
     assert versions == sorted(versions)
     assert len(bot_server.received) == len(attempts_of(bot, game))
+
+
+def test_given_the_worker_killed_while_it_asks_a_bot_then_the_decision_still_expires(
+        deployed: httpx.Client, workers: Workers, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The job that asked the bot dies with its worker, and the expiry it would have started
+    # with it: the sweeper finds the decision still waiting past its deadline and expires it
+    # (without it, the game would wait for RQ to give up on the job: minutes).
+    asked: list[float] = []
+
+    async def hangs(headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
+        asked.append(time.monotonic())
+        await asyncio.sleep(60)
+        return 200, bots.first_legal(body)
+
+    with serving(Receiver(hangs)) as url:
+        bot = player(deployed, "lost-bot")
+        assert bot.post("/v1/webhooks/bot", {"url": url}).status_code == 201
+        game = bot_game(bot, timeout_policy={"bot_level": "random", "hand_over_after": 1})
+        wait_for(lambda: asked, timeout=30)
+        workers.kill_hard(workers.procs[0])
+        killed = time.monotonic()
+        monkeypatch.setenv("CYA_WEBHOOKS_DECISION_DEADLINE_S", "2.5")  # as the API's HOOKS
+        workers.start()
+        wait_for(lambda: finished(bot, game), timeout=30)
+        took = time.monotonic() - killed
+
+    timed_out = next(e for e in events_of(bot, game) if e["type"] == "decision_timed_out")
+    assert "bot endpoint gave no legal answer within 2.5 seconds" in timed_out["reason"]
+    assert took < 15  # the deadline, the sweeper's grace and interval, the game's bot moves
+    assert len(asked) == 1
