@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
@@ -22,6 +23,15 @@ async def plays_well(headers: dict[str, str], body: bytes) -> Answer:
     turn = json.loads(body)
     rng = random.Random(turn["version"])
     return 200, json.dumps(rng.choice(turn["legal_commands"])).encode()
+
+
+def hangs(asked: list[float]):  # type: ignore[no-untyped-def]
+    """Notes when each request arrives, then answers a minute later, past any deadline."""
+    async def behaviour(headers: dict[str, str], body: bytes) -> Answer:
+        asked.append(time.monotonic())
+        await asyncio.sleep(60)
+        return 200, first_legal(body)
+    return behaviour
 
 
 def slow(seconds: float):  # type: ignore[no-untyped-def]

@@ -3,7 +3,6 @@ the seat to the bot's endpoint and plays the command it answers."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from dataclasses import replace
@@ -166,12 +165,7 @@ def test_given_the_embedded_service_restarted_while_it_asks_a_bot_then_the_decis
     # the process; the restarted process's sweep finds the decision waiting past its deadline.
     asked: list[float] = []
 
-    async def hangs(headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
-        asked.append(time.monotonic())
-        await asyncio.sleep(60)
-        return 200, bots.first_legal(body)
-
-    with serving(Receiver(hangs)) as url:
+    with serving(Receiver(bots.hangs(asked))) as url:
         first = service(tmp_path)
         bot = player(next(first), "lost-bot")
         assert bot.post("/v1/webhooks/bot", {"url": url}).status_code == 201

@@ -3,7 +3,6 @@ enqueues; the worker POSTs each decision to the bot and each message to the rece
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -60,12 +59,7 @@ def test_given_the_worker_killed_while_it_asks_a_bot_then_the_decision_still_exp
     # (without it, the game would wait for RQ to give up on the job: minutes).
     asked: list[float] = []
 
-    async def hangs(headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
-        asked.append(time.monotonic())
-        await asyncio.sleep(60)
-        return 200, bots.first_legal(body)
-
-    with serving(Receiver(hangs)) as url:
+    with serving(Receiver(bots.hangs(asked))) as url:
         bot = player(deployed, "lost-bot")
         assert bot.post("/v1/webhooks/bot", {"url": url}).status_code == 201
         game = bot_game(bot, timeout_policy={"bot_level": "random", "hand_over_after": 1})
