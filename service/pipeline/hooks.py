@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from service.pipeline.publishers import PlayerNews
 from service.store.records import StoredEvent
@@ -44,6 +44,14 @@ class CommitListener(Protocol):
 
     async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
                         ) -> None: ...
+
+
+class CommitOutbox(Protocol):
+    """The outbox rows a commit owes (`service.webhooks.dispatch.Webhooks`: event messages),
+    asked before the commit and written in its transaction."""
+
+    async def owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                   ) -> list[dict[str, Any]]: ...
 
 
 class NoScheduler:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from msgspec.structs import replace
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
@@ -23,6 +26,7 @@ from service.pipeline.deciders import Decided, Decider
 from service.pipeline.hooks import (
     CommitHints,
     CommitListener,
+    CommitOutbox,
     NoScheduler,
     Publisher,
     Scheduler,
@@ -45,6 +49,8 @@ from service.store.records import (
 from service.table.clock import players_to_tell
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby import CreateGame, LobbyCommand, create
+
+log = logging.getLogger(__name__)
 
 
 class _Command(NamedTuple):
@@ -99,6 +105,8 @@ class Pipeline:
         self.hints = CommitHints(self.publisher, self.scheduler)
         # Told after every commit (webhooks): each a hint, after the publish and the schedule.
         self.listeners: list[CommitListener] = []
+        # Asked what a commit owes its outbox (webhooks' messages), written in its transaction.
+        self.outbox: CommitOutbox | None = None
         self.retries = conflict_retries
         # Told the id of each game that ends (a tournament's runner listens): a hint, like
         # the others; the tournaments' sweepers catch what a failed one misses.
@@ -262,6 +270,8 @@ class Pipeline:
         after = advance(clocked(game, decided.game, at), last.version, last.hash, at)
         rows = read_model_rows(after, lobby_changed=command.creating
                                or after.lobby is not game.lobby)
+        if self.outbox is not None:
+            rows = replace(rows, messages=await self._owed(game, after, batch.stored))
         try:
             await self.store.commit(batch, rows)
         except AppendRejected:
@@ -292,6 +302,18 @@ class Pipeline:
             await self.hints.send("game_over", lambda: told(command.game_id),
                                   "could not tell that game %s ended", command.game_id)
         return Outcome(command.game_id, after.version, tuple(batch.stored))
+
+    async def _owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                    ) -> list[dict[str, Any]]:
+        """What the commit owes its outbox; a failure to tell costs those messages, never the
+        command (like the hints)."""
+        assert self.outbox is not None
+        try:
+            return await self.outbox.owed(before, after, stored)
+        except Exception:
+            log.exception("could not tell what version %d of game %s owes its outbox",
+                          after.version, after.game_id)
+            return []
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:
         """The conflict, naming the version the game is at now (the 409 tells the client)."""

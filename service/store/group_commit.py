@@ -1,5 +1,5 @@
-"""PostgreSQL's commit of a command: its events and its game's read-model rows as one atomic
-write.
+"""PostgreSQL's commit of a command: its events, its game's read-model rows and the outbox
+messages it owes as one atomic write.
 
 One statement — data-modifying CTEs write the projections, the main query inserts
 the events — so a command costs one round trip and commits, or fails on a unique constraint,
@@ -25,7 +25,15 @@ import sqlalchemy as sa
 from asyncpg.exceptions import UniqueViolationError
 
 from service.store.records import AppendRejected, Batch, ReadModelRows
-from service.store.tables import PROGRESS_COLUMNS, commands, due_work, events, game_views, games
+from service.store.tables import (
+    PROGRESS_COLUMNS,
+    commands,
+    due_work,
+    events,
+    game_views,
+    games,
+    webhook_messages,
+)
 
 
 def _pg_type(column: sa.Column[Any]) -> str:
@@ -52,6 +60,7 @@ _COMMAND_COLS = _columns(commands)
 _GAME_COLS = _columns(games)
 _PROGRESS_COLS = {c: _GAME_COLS[c] for c in PROGRESS_COLUMNS}
 _DUE_COLS = _columns(due_work)
+_MESSAGE_COLS = _columns(webhook_messages)
 _EVENT_COLS = _columns(events, without=("position",))
 
 
@@ -112,6 +121,8 @@ WITH cmd AS (
 ), due AS (
     INSERT INTO due_work ({", ".join(_DUE_COLS)}) {_rows_of(8, _DUE_COLS)}
     ON CONFLICT (game_id) DO UPDATE SET {_upsert_set(list(_DUE_COLS)[1:])}
+), outbox AS (
+    INSERT INTO webhook_messages ({", ".join(_MESSAGE_COLS)}) {_rows_of(11, _MESSAGE_COLS)}
 )
 INSERT INTO events ({", ".join(_EVENT_META)}, data)
 {_rows_with_text(9, _EVENT_META, "data", "json")}
@@ -154,6 +165,7 @@ def _pg_args(writes: Sequence[_Write]) -> list[str]:
         _json([w.rows.due for w in writes if w.rows.due is not None]).decode(),
         _json([r for w in writes for r in w.batch.rows]).decode(),
         _RS.join(t for w in writes for t in w.batch.data),
+        _json([m for w in writes for m in w.rows.messages]).decode(),
     ]
 
 

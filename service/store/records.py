@@ -136,3 +136,6 @@ class ReadModelRows(msgspec.Struct, frozen=True, gc=False):
     game: dict[str, Any] | None  # the whole `games` row; None when the lobby did not change
     views: list[dict[str, Any]]  # `game_views` rows
     due: DueWork | None  # the `due_work` row; None deletes it
+    # `webhook_messages` rows the commit owes (`CommitOutbox`): written with it, so a process
+    # that dies right after the commit loses none.
+    messages: list[dict[str, Any]] = []

@@ -19,7 +19,13 @@ from service.store.engine import WRITE_OPTION
 from service.store.event_store import EventStore
 from service.store.hot_reads import HotRead
 from service.store.records import Batch, ReadModelRows
-from service.store.tables import PROGRESS_COLUMNS, due_work, game_views, games
+from service.store.tables import (
+    PROGRESS_COLUMNS,
+    due_work,
+    game_views,
+    games,
+    webhook_messages,
+)
 
 
 def _upsert(table: sa.Table) -> Any:
@@ -74,3 +80,5 @@ async def write_read_models(conn: AsyncConnection, rows: ReadModelRows) -> None:
         await conn.execute(sa.delete(due_work).where(due_work.c.game_id == rows.game_id))
     else:
         await conn.execute(_UPSERT_DUE, [msgspec.structs.asdict(rows.due)])
+    if rows.messages:
+        await conn.execute(sa.insert(webhook_messages), rows.messages)

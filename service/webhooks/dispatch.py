@@ -1,9 +1,10 @@
-"""`Webhooks`: the pipeline's commit listener, and the body of every delivery job.
+"""`Webhooks`: the pipeline's outbox and commit listener, and the body of every delivery job.
 
-After each commit it looks at the game's human players: a pending decision of a player with a
-bot endpoint becomes a `deliver_decision` job; the messages owed to a player's enabled
-subscriptions are written to the outbox and a `deliver_events` job is started per
-(subscription, game). Which players have an endpoint or a subscription is cached for
+Before each commit it tells the pipeline the messages the commit owes the enabled
+subscriptions of the game's human players: they are written to the outbox in the commit's own
+transaction. After the commit, a `deliver_events` job is started per (subscription, game) that
+got messages, and a pending decision of a player with a bot endpoint becomes a
+`deliver_decision` job. Who has an endpoint, and the enabled subscriptions, are cached for
 `KNOWN_FOR_S` (one query per interval, not one per commit): a change made through another
 process is seen within it. A periodic sweep hands out again the messages whose job was lost.
 """
@@ -30,35 +31,58 @@ from service.webhooks.messages import messages_of_commit
 from service.webhooks.outbound import Outbound
 from service.webhooks.runners import Runner
 from service.webhooks.settings import WebhookSettings
+from service.webhooks.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 
 KNOWN_FOR_S = 2.0
+MAX_TO_KICK = 10_000
 
 
 class Webhooks:
     def __init__(self, pipeline: Pipeline, settings: WebhookSettings, runner: Runner) -> None:
         self.ctx = Deliveries(pipeline, settings, Outbound(settings), runner)
         self._bots: set[str] = set()
-        self._subscribed: set[str] = set()
+        self._subscriptions: dict[str, list[Subscription]] = {}  # enabled, by player
         self._known_at = -KNOWN_FOR_S
         self._sweeper: asyncio.Task[None] | None = None
+        # (game, version) -> the subscriptions its commit owes messages, until it is told.
+        self._to_kick: dict[tuple[str, int], list[str]] = {}
+
+    # The outbox (`service.pipeline.hooks.CommitOutbox`).
+
+    async def owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                   ) -> list[dict[str, Any]]:
+        humans = _humans(after)
+        if not humans:
+            return []
+        await self._know()
+        now = datetime.now(UTC)
+        rows: list[dict[str, Any]] = []
+        for sub in (s for p in humans for s in self._subscriptions.get(p, ())):
+            owed = messages_of_commit(before, after, stored, sub.player_id, sub.event_types)
+            rows.extend(outbox.row(sub.subscription_id, after.game_id, after.version, i,
+                                   kind, payload, now) for i, (kind, payload) in enumerate(owed))
+        if rows:
+            if len(self._to_kick) >= MAX_TO_KICK:  # listeners skipped (a failing hint), or
+                # commits refused: the sweep starts what is left here
+                del self._to_kick[next(iter(self._to_kick))]
+            self._to_kick[(after.game_id, after.version)] = list(
+                dict.fromkeys(r["subscription_id"] for r in rows))
+        return rows
 
     # The commit listener (`service.pipeline.hooks.CommitListener`).
 
     async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
                         ) -> None:
-        if after.lobby is None:
-            return
-        humans = [s.player_id for s in after.lobby.seats if isinstance(s, HumanSeat)]
+        # The messages first: the bot's decision below leads to the next commit, whose
+        # messages must come after these.
+        for sub_id in self._to_kick.pop((after.game_id, after.version), ()):
+            await self.kick(sub_id, after.game_id)
+        humans = _humans(after)
         if not humans:
             return
         await self._know()
-        # The messages first: the bot's decision below leads to the next commit, whose
-        # messages must come after these.
-        listening = [p for p in humans if p in self._subscribed]
-        if listening:
-            await self._owe(before, after, stored, listening)
         pending = after.pending_seat()
         if pending is not None and isinstance(pending[1], HumanSeat) and (
                 pending[1].player_id in self._bots):
@@ -67,27 +91,15 @@ class Webhooks:
                                      pending[1].player_id),
                 key=f"{after.game_id}-{after.version}")
 
-    async def _owe(self, before: Game, after: Game, stored: Sequence[StoredEvent],
-                   players: list[str]) -> None:
-        now = datetime.now(UTC)
-        rows: list[dict[str, Any]] = []
-        async with self.ctx.store.write() as conn:
-            for sub in await subscriptions.enabled_for(conn, players):
-                owed = messages_of_commit(before, after, stored, sub.player_id,
-                                          sub.event_types)
-                rows.extend(outbox.row(sub.subscription_id, after.game_id, after.version, i,
-                                       kind, payload, now)
-                            for i, (kind, payload) in enumerate(owed))
-            await outbox.add(conn, rows)
-        for sub_id in dict.fromkeys(r["subscription_id"] for r in rows):
-            await self.kick(sub_id, after.game_id)
-
     async def _know(self) -> None:
         if time.monotonic() - self._known_at < KNOWN_FOR_S:
             return
         async with self.ctx.store.read() as conn:
             self._bots = await bot_endpoints.players_with_endpoints(conn)
-            self._subscribed = await subscriptions.players_subscribed(conn)
+            by_player: dict[str, list[Subscription]] = {}
+            for sub in await subscriptions.enabled(conn):
+                by_player.setdefault(sub.player_id, []).append(sub)
+            self._subscriptions = by_player
         self._known_at = time.monotonic()
 
     def forget(self) -> None:
@@ -143,3 +155,9 @@ class Webhooks:
             self._sweeper = None
         await self.ctx.runner.close()
         await self.ctx.outbound.close()
+
+
+def _humans(game: Game) -> list[str]:
+    if game.lobby is None:
+        return []
+    return [s.player_id for s in game.lobby.seats if isinstance(s, HumanSeat)]

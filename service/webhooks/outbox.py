@@ -1,4 +1,4 @@
-"""The outbox of event messages: written after the commit that owes them, delivered per
+"""The outbox of event messages: written in the commit that owes them, delivered per
 (subscription, game) in (version, seq) order, one at a time. A delivering job leases the head
 of its queue, so two jobs never send the same game's messages at once, and a message is only
 the head once every earlier one is delivered."""
@@ -53,11 +53,6 @@ def _message(r: Any) -> Message:
 
 def message_id(subscription_id: str, game_id: str, version: int, kind: str) -> str:
     return f"msg_{subscription_id}_{game_id}_{version}_{kind}"
-
-
-async def add(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    if rows:
-        await conn.execute(sa.insert(webhook_messages), rows)
 
 
 def row(subscription_id: str, game_id: str, version: int, seq: int, kind: str,

@@ -78,15 +78,10 @@ async def get(conn: AsyncConnection, subscription_id: str) -> Subscription | Non
     return None if row is None else _subscription(row)
 
 
-async def enabled_for(conn: AsyncConnection, player_ids: list[str]) -> list[Subscription]:
+async def enabled(conn: AsyncConnection) -> list[Subscription]:
     rows = await conn.execute(sa.select(webhook_subscriptions).where(
-        webhook_subscriptions.c.player_id.in_(player_ids), webhook_subscriptions.c.enabled))
+        webhook_subscriptions.c.enabled))
     return [_subscription(r) for r in rows]
-
-
-async def players_subscribed(conn: AsyncConnection) -> set[str]:
-    return set((await conn.execute(sa.select(webhook_subscriptions.c.player_id).where(
-        webhook_subscriptions.c.enabled).distinct())).scalars())
 
 
 async def rotate(store: EventStore, subscription_id: str) -> Subscription | None:

@@ -80,6 +80,7 @@ def webhooks_for(settings: Settings, pipeline: Pipeline) -> Webhooks:
     if isinstance(runner, InProcessRunner):
         runner.body = webhooks.run_job
     pipeline.listeners.append(webhooks)
+    pipeline.outbox = webhooks
     return webhooks
 
 

@@ -380,7 +380,7 @@ async def test_given_the_writer_planned_its_statement_on_small_tables_then_it_re
         (writer,) = p.store._committer._idle
         name = await writer.fetchval(
             "SELECT name FROM pg_prepared_statements WHERE statement = $1", _PG_COMMIT)
-        empty = ", ".join(["'[]'"] * 10)  # the statement's ten text parameters
+        empty = ", ".join(["'[]'"] * 11)  # the statement's eleven text parameters
         plan = "\n".join(r[0] for r in await writer.fetch(f"EXPLAIN EXECUTE {name}({empty})"))
 
         assert "Seq Scan" not in plan, plan

@@ -193,7 +193,7 @@ def test_a_group_write_looks_rows_up_by_key_however_many_games_there_are():
             await conn.execute("SET plan_cache_mode = force_generic_plan")
             await conn.execute(f"PREPARE group_write AS {_PG_COMMIT}")
             # No rows at all: only the plan matters. JSON documents '[]', texts ''.
-            args = "'[]', '[]', '[]', '', '[]', '', '', '[]', '[]', ''"
+            args = "'[]', '[]', '[]', '', '[]', '', '', '[]', '[]', '', '[]'"
             return "\n".join(r[0] for r in await conn.fetch(
                 f"EXPLAIN EXECUTE group_write({args})"))
         finally:
