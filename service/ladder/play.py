@@ -10,9 +10,10 @@ from service.bots import LEVELS, Ismcts, Policy, play_game
 from .plan import RULESETS, Game, Lineup, seats_of
 
 # The ladder's ismcts stops after a fixed number of iterations, not on the clock, so a game
-# is the same on any machine; bench/bots_strength.py shows how many the default time budget
-# allows on one core.
-LADDER_ITERATIONS = 100
+# is the same on any machine: about what the default 100 ms budget allows on one core
+# (bench/bots_strength.py: 356). The --quick ladder's fewer keep it within ten minutes.
+LADDER_ITERATIONS = 350
+QUICK_ITERATIONS = 100
 
 
 class Result(NamedTuple):
@@ -22,9 +23,9 @@ class Result(NamedTuple):
     totals: tuple[int, ...]
 
 
-def policy_of(level: str) -> Policy:
+def policy_of(level: str, iterations: int = LADDER_ITERATIONS) -> Policy:
     if level == "ismcts":
-        return Ismcts(budget_s=None, iterations=LADDER_ITERATIONS)
+        return Ismcts(budget_s=None, iterations=iterations)
     return LEVELS[level].policy
 
 
@@ -33,9 +34,9 @@ def deal_seed(lineup: Lineup, deal: int) -> bytes:
     return hashlib.sha256(f"ladder:{lineup.ruleset}:{deal}".encode()).digest()
 
 
-def play(lineup: Lineup, game: Game) -> Result:
+def play(lineup: Lineup, game: Game, iterations: int = LADDER_ITERATIONS) -> Result:
     seats = seats_of(lineup, game.hero_seat)
-    policies = [policy_of(level) for level in seats]
+    policies = [policy_of(level, iterations) for level in seats]
     rng_seed = int.from_bytes(deal_seed(lineup, game.deal)[:8], "big") + game.hero_seat
     _, final = play_game(RULESETS[lineup.ruleset], deal_seed(lineup, game.deal), policies,
                          rng_seed=rng_seed)
