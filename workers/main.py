@@ -82,25 +82,27 @@ def _work_until_stopped(queue: Queue, name: str, *, burst: bool, logging_level: 
     """RQ's work loop, started again whenever Redis went away under it: RQ quits on a Redis
     error outside its wait for a job (one that drops while a job finishes), which ended the
     worker for good. Each round takes a new name: the last one's may still be registered,
-    its end unrecorded while Redis was away."""
+    its end unrecorded while Redis was away. A worker is made with Redis away too (at start,
+    or between rounds): RQ names its connection as it makes one, so that waits its turn."""
+    worker: DueWorker | None = None  # the last one made: its signal handlers are installed
     for round_ in itertools.count(1):
-        # Maintenance (every 10 minutes by default) is when a worker starts RQ's scheduler
-        # again after the one holding its lock died; the sweeper hands out overdue jobs
-        # meanwhile.
-        worker = DueWorker([queue], connection=queue.connection,
-                           name=name if round_ == 1 else f"{name}.{round_}",
-                           maintenance_interval=MAINTENANCE_INTERVAL_S)
+        round_name = name if round_ == 1 else f"{name}.{round_}"
         try:
+            # Maintenance (every 10 minutes by default) is when a worker starts RQ's
+            # scheduler again after the one holding its lock died; the sweeper hands out
+            # overdue jobs meanwhile.
+            worker = DueWorker([queue], connection=queue.connection, name=round_name,
+                               maintenance_interval=MAINTENANCE_INTERVAL_S)
             worker.work(with_scheduler=True, burst=burst, logging_level=logging_level)
-        except RedisError:  # its teardown, with Redis still away
-            log.warning("worker %s lost Redis while stopping", worker.name, exc_info=True)
-        if burst or _stopping(worker):
+        except RedisError:  # Redis away as the worker was made, or in its teardown
+            log.warning("worker %s: Redis away", round_name, exc_info=True)
+        if burst or (worker is not None and _stopping(worker)):
             return
-        log.warning("worker %s lost Redis; working again in %.0f s", worker.name,
+        log.warning("worker %s lost Redis; working again in %.0f s", round_name,
                     RECONNECT_WAIT_S)
         time.sleep(RECONNECT_WAIT_S)
-        if _stopping(worker):  # SIGTERM meanwhile: RQ's handler is still this worker's
-            return
+        if worker is not None and _stopping(worker):  # SIGTERM meanwhile: RQ's handler is
+            return  # still this worker's
 
 
 def _stopping(worker: DueWorker) -> bool:

@@ -79,3 +79,24 @@ async def test_given_a_long_redis_outage_when_it_returns_then_bots_move_within_t
     print(f"bots moved again {resumed_after:.2f} s after a {OUTAGE_S:.0f} s outage "
           f"(bound {bound:.1f} s)")
     assert resumed_after < bound, (resumed_after, bound)
+
+
+async def test_given_redis_away_when_a_worker_starts_then_it_waits_and_works_once_it_returns(
+    proxied_api: Services, proxied_workers: Workers, redis_proxy: TcpProxy, proxied: Settings,
+) -> None:
+    # RQ names its Redis connection as it makes a worker: with Redis away that raised, and the
+    # worker quit (at start, or between two rounds of its work loop during an outage).
+    redis_proxy.cut()
+    game_id = await start_game(proxied_api, bots(4), end_mode="to_million")  # due work waits
+    started = await version_of(proxied_api, game_id)
+    worker = proxied_workers.start()
+    await asyncio.sleep(3 * RECONNECT_S)
+    assert worker.poll() is None, "the worker quit with Redis away"
+
+    redis_proxy.restore()
+    t0 = time.monotonic()
+    bound = proxied.sweep_grace_s + proxied.sweep_interval_s + RECONNECT_S + PACING_S + 1.0
+    while await version_of(proxied_api, game_id) <= started:
+        assert time.monotonic() - t0 < 30, "the bots never moved"
+        await asyncio.sleep(0.05)
+    assert time.monotonic() - t0 < bound
