@@ -23,9 +23,7 @@ from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
 from service.tournaments.runner.log import stale_running
-from service.webhooks import outbox
-from service.webhooks.bot_decisions import stalled
-from service.webhooks.event_delivery import queue_key
+from service.webhooks.dispatch import sweep_lost
 from service.webhooks.runners import RQRunner
 from service.wiring.settings import Settings
 
@@ -99,12 +97,6 @@ class Sweeper(threading.Thread):
         assert s.redis_url
         runner = RQRunner(s.redis_url, s.rq_queue)
         try:
-            for sub_id, game_id in await outbox.due_queues(store, s.sweep_grace_s):
-                await runner.run("deliver_events", (sub_id, game_id),
-                                 key=queue_key(sub_id, game_id))
-            for game_id, version, seat, player_id in await stalled(
-                    store, s.webhooks.decision_deadline_s, s.sweep_grace_s):
-                await runner.run("expire_decision", (game_id, version, seat, player_id),
-                                 key=f"{game_id}-{version}")
+            await sweep_lost(store, runner, s.webhooks.decision_deadline_s, s.sweep_grace_s)
         finally:
             await runner.close()

@@ -21,14 +21,14 @@ import sqlalchemy as sa
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
+from service.projections.games import decode_awaiting, decode_seats
 from service.scheduling.decision_job import current, take_expired
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
-from service.store.tables import bot_endpoints as endpoints_table
 from service.store.tables import games
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import HumanSeat, SeatHolder
+from service.table.lobby import HumanSeat
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint
@@ -40,8 +40,6 @@ log = logging.getLogger(__name__)
 
 _encode = msgspec.json.Encoder().encode
 _decode_command = msgspec.json.Decoder(SeatCommand).decode
-_decode_seats = msgspec.json.Decoder(tuple[SeatHolder | None, ...]).decode
-_decode_pending = msgspec.json.Decoder(list[int]).decode
 FIRST_PAUSE_S = 0.05  # before the first retry of a network error; doubles each time
 
 
@@ -178,18 +176,17 @@ async def stalled(store: EventStore, deadline_s: float, grace_s: float, limit: i
     cutoff = datetime.now(UTC) - timedelta(seconds=deadline_s + grace_s)
     g = games.c
     async with store.read() as conn:
-        players = set((await conn.execute(sa.select(endpoints_table.c.player_id))).scalars())
+        players = await bot_endpoints.players_with_endpoints(conn)
         if not players:
             return []
         rows = await conn.execute(
             sa.select(g.game_id, g.version, g.seats, g.pending_seats)
             .where(g.status == "playing", g.turn_clock.is_(None), g.updated_at <= cutoff,
-                   sa.or_(*(sa.cast(g.seats, sa.Text).contains(p, autoescape=True)
-                            for p in players)))
+                   sa.or_(*(store.seats_hold(p) for p in players)))
             .limit(limit))
         found = []
         for row in rows:
-            pending, seats = _decode_pending(row.pending_seats), _decode_seats(row.seats)
+            pending, seats = decode_awaiting(row.pending_seats), decode_seats(row.seats)
             holder = seats[pending[0]] if pending else None
             if isinstance(holder, HumanSeat) and holder.player_id in players:
                 found.append((row.game_id, row.version, pending[0], holder.player_id))

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from service.pipeline import Pipeline
+from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.table.game import Game
 from service.table.lobby import HumanSeat
@@ -123,17 +124,8 @@ class Webhooks:
         raise ValueError(f"no webhook job {job!r}")
 
     async def sweep(self, grace_s: float = 5.0) -> int:
-        """Start a delivery for every queue whose messages wait past their time, and expire
-        every bot endpoint's decision left waiting past its deadline."""
-        queues = await outbox.due_queues(self.ctx.store, grace_s)
-        for sub_id, game_id in queues:
-            await self.kick(sub_id, game_id)
-        decisions = await stalled(self.ctx.store, self.ctx.settings.decision_deadline_s,
-                                  grace_s)
-        for game_id, version, seat, player_id in decisions:
-            await self.ctx.runner.run("expire_decision", (game_id, version, seat, player_id),
-                                      key=f"{game_id}-{version}")
-        return len(queues) + len(decisions)
+        return await sweep_lost(self.ctx.store, self.ctx.runner,
+                                self.ctx.settings.decision_deadline_s, grace_s)
 
     def start_sweeping(self) -> None:
         """In a process that runs the jobs itself (the embedded default)."""
@@ -155,6 +147,21 @@ class Webhooks:
             self._sweeper = None
         await self.ctx.runner.close()
         await self.ctx.outbound.close()
+
+
+async def sweep_lost(store: EventStore, runner: Runner, deadline_s: float, grace_s: float
+                     ) -> int:
+    """The work whose job was lost, handed out again (in-process, or by a worker's sweeper):
+    a delivery for every queue whose messages wait past their time by `grace_s`, and the
+    expiry of every bot endpoint's decision left waiting past its deadline."""
+    queues = await outbox.due_queues(store, grace_s)
+    for sub_id, game_id in queues:
+        await runner.run("deliver_events", (sub_id, game_id), key=queue_key(sub_id, game_id))
+    decisions = await stalled(store, deadline_s, grace_s)
+    for game_id, version, seat, player_id in decisions:
+        await runner.run("expire_decision", (game_id, version, seat, player_id),
+                         key=f"{game_id}-{version}")
+    return len(queues) + len(decisions)
 
 
 def _humans(game: Game) -> list[str]:

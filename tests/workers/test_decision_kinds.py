@@ -18,6 +18,7 @@ from service.store.migrate import upgrade
 from service.store.records import as_utc
 from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
+from service.table.game import Game
 from service.table.lobby import TimeoutPolicy
 from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build
@@ -154,6 +155,20 @@ async def test_given_a_deadline_job_started_early_then_it_waits_for_the_deadline
     assert (await services.pipeline.load(later, fresh=True)).version == games[later].version
 
 
+async def _ann_on_a_30s_clock(services: Services) -> Game:
+    game_id = await start_game(services, humans("ann") + bots(1), turn_clock=30,
+                               first_player=0)
+    return await services.pipeline.load(game_id)
+
+
+async def _expiry_taken_late(services: Services, game: Game, late_s: float) -> str:
+    """The job for `game`'s clock, run `late_s` seconds past its deadline (grace: 2 s)."""
+    at = deadline(game)
+    assert at is not None
+    return await take_due_decision(services.pipeline, game.game_id, game.version, DEADLINE, 0,
+                                   now=at + timedelta(seconds=late_s), outage_grace_s=2.0)
+
+
 async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restarts_once(
     services: Services,
 ) -> None:
@@ -161,15 +176,10 @@ async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restar
     # the player, whose commands it may have refused meanwhile, gets the clock again in full;
     # the next expiry of the same decision is final.
     p = services.pipeline
-    game_id = await start_game(services, humans("ann") + bots(1), turn_clock=30,
-                               first_player=0)
-    game = await p.load(game_id)
-    first_deadline = deadline(game)
-    assert first_deadline is not None
+    game = await _ann_on_a_30s_clock(services)
+    game_id = game.game_id
 
-    late = first_deadline + timedelta(seconds=17)
-    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0, now=late,
-                                   outage_grace_s=2.0) == "restarted"
+    assert await _expiry_taken_late(services, game, 17) == "restarted"
 
     restarted = await p.load(game_id, fresh=True)
     event = (await services.store.read_events(game_id))[-1]
@@ -185,9 +195,7 @@ async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restar
     assert (due.version, as_utc(due.due_at)) == (restarted.version, deadline(restarted))
     assert await p.at_version(game_id, restarted.version) == restarted  # the log folds the same
 
-    again_late = deadline(restarted) + timedelta(seconds=17)  # type: ignore[operator]
-    assert await take_due_decision(p, game_id, restarted.version, DEADLINE, 0, now=again_late,
-                                   outage_grace_s=2.0) == "acted"
+    assert await _expiry_taken_late(services, restarted, 17) == "acted"
     after = await p.load(game_id, fresh=True)
     assert not after.clock_restarted
     assert [type(s.event) for s in await services.store.read_events(game_id)
@@ -197,13 +205,8 @@ async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restar
 async def test_given_an_expiry_taken_within_the_outage_grace_then_the_clock_is_not_restarted(
     services: Services,
 ) -> None:
-    p = services.pipeline
-    game_id = await start_game(services, humans("ann") + bots(1), turn_clock=30,
-                               first_player=0)
-    game = await p.load(game_id)
-    on_time = deadline(game) + timedelta(seconds=1.9)  # type: ignore[operator]
+    game = await _ann_on_a_30s_clock(services)
 
-    assert await take_due_decision(p, game_id, game.version, DEADLINE, 0, now=on_time,
-                                   outage_grace_s=2.0) == "acted"
-    events = [type(s.event) for s in await services.store.read_events(game_id)]
+    assert await _expiry_taken_late(services, game, 1.9) == "acted"
+    events = [type(s.event) for s in await services.store.read_events(game.game_id)]
     assert DecisionTimedOut in events and ClockRestarted not in events
