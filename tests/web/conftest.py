@@ -156,6 +156,9 @@ def screenshot(page: object, name: str) -> None:
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)  # type: ignore[attr-defined]
+        # Nothing wider than the screen: a phone would scroll sideways to read it.
+        wide = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+        assert wide <= width, f"{name} is {wide} px wide at {width} px"
     page.set_viewport_size(size)  # type: ignore[attr-defined]
 
 
