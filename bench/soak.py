@@ -1,0 +1,72 @@
+"""The soak: many real clients of every kind for a long time, against the service as deployed,
+with what each client read judged against each finished game's log.
+
+Shapes (`--backend`): `production` (two API processes, no balancer: the clients spread over
+both; two `cya worker`s; PostgreSQL and Redis of the soak's own, on free ports) and
+`embedded` (the default: one API process, SQLite, jobs in-process); `both` runs one after the
+other. Clients, all at once: `cya-bot` runners playing from their news, the SDK's `turn()` /
+`send()` loop, plain SSE followers of every seat (public and private games, the creator's
+and the invited player's) resuming with `Last-Event-ID`, event pages, view long polls,
+watchers without a key of games with a spectator delay, a webhook bot and event subscribers
+whose every signature is verified with `standardwebhooks`, and people in Chromium
+(`--pages`) playing through the web client.
+
+Checked: every read is complete, in order and leak-free against the game's `/history`
+(redacted for its caller by the store's own `redacted_for`); every game finishes and
+`/verify` passes; every webhook message the service owed was delivered; no event loop
+stalls (each API process's `cya_event_loop_lag_seconds`); no 5xx outside the windows of
+injected faults (`--faults`: kill -9 of a worker and of an API process, which are started
+again, a Redis restart and a PostgreSQL restart); p50/p99 per route as the clients saw them.
+
+Prints progress, then the figures and targets as one JSON object on its last line; exits 1
+on a miss.
+
+    .venv/bin/python bench/soak.py --seconds 600 --faults --backend both
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# The parts are imported as `bench.soaking` from the repository's root (which also holds
+# `tests.web.steps`, the browser tests' steps and leak check), not from bench/ itself: a
+# module there must never stand in for the standard library's of the same name.
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+
+from bench.soaking.report import TARGETS, met  # noqa: E402
+from bench.soaking.run import soak_backend  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600,
+                        help="how long new games keep starting (default 600)")
+    parser.add_argument("--faults", action="store_true",
+                        help="kill and restart a worker and an API process, restart Redis and "
+                             "PostgreSQL, during the run")
+    parser.add_argument("--backend", choices=("embedded", "production", "both"),
+                        default="both")
+    parser.add_argument("--tables", type=int, default=6,
+                        help="games in play at once (default 6)")
+    parser.add_argument("--pages", type=int, default=2,
+                        help="people in Chromium at once, at most (default 2; 0: none)")
+    parser.add_argument("--think-ms", type=float, default=150,
+                        help="the longest a playing client thinks before a move (default 150)")
+    args = parser.parse_args()
+    backends = ["production", "embedded"] if args.backend == "both" else [args.backend]
+    found = {backend: asyncio.run(soak_backend(backend, args)) for backend in backends}
+    checks = {f"{backend}.{name}": ok for backend, figures in found.items()
+              for name, ok in met(figures).items()}
+    print(json.dumps({"benchmark": "soak", "seconds": args.seconds, "faults": args.faults,
+                      "backends": found, "targets": TARGETS, "met": checks,
+                      "ok": all(checks.values())}))
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
