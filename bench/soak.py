@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # module there must never stand in for the standard library's of the same name.
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
+from bench.soaking.priority import yield_to_service  # noqa: E402
 from bench.soaking.report import TARGETS, met  # noqa: E402
 from bench.soaking.run import soak_backend  # noqa: E402
 
@@ -49,6 +50,9 @@ def main() -> int:
     parser.add_argument("--faults", action="store_true",
                         help="kill and restart a worker and an API process, restart Redis and "
                              "PostgreSQL, during the run")
+    parser.add_argument("--fault", action="append", choices=(
+        "worker killed", "api killed", "redis restarted", "postgres restarted"),
+        help="inject only this fault (repeatable; implies --faults)")
     parser.add_argument("--backend", choices=("embedded", "production", "both"),
                         default="both")
     parser.add_argument("--tables", type=int, default=6,
@@ -58,6 +62,7 @@ def main() -> int:
     parser.add_argument("--think-ms", type=float, default=150,
                         help="the longest a playing client thinks before a move (default 150)")
     args = parser.parse_args()
+    yield_to_service()
     backends = ["production", "embedded"] if args.backend == "both" else [args.backend]
     found = {backend: asyncio.run(soak_backend(backend, args)) for backend in backends}
     checks = {f"{backend}.{name}": ok for backend, figures in found.items()

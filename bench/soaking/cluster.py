@@ -13,11 +13,11 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .priority import as_service
 from .servers import OwnPostgres, OwnRedis, free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,8 @@ class Process:
     def start(self) -> None:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=out,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
+                                         stderr=subprocess.STDOUT, start_new_session=True,
+                                         preexec_fn=as_service)
         self.starts += 1
         if self.url is not None:
             wait_healthy(self.url, self.proc)
@@ -108,9 +109,10 @@ class Cluster:
         subprocess.run([CYA, "db", "upgrade"], env=env, check=True, capture_output=True)
         api_count, worker_count = (2, 2) if self.backend == "production" else (1, 0)
         for n in range(worker_count):
-            self.workers.append(Process(
-                f"worker-{n}", [CYA, "worker", "--name", f"soak-{n}-{uuid.uuid4().hex[:6]}"],
-                env, self.folder / f"worker-{n}.log"))
+            # Named by `cya worker` itself, uniquely: RQ refuses a name a killed worker
+            # held until its key expires.
+            self.workers.append(Process(f"worker-{n}", [CYA, "worker"], env,
+                                        self.folder / f"worker-{n}.log"))
         for n in range(api_count):
             port = free_port()
             self.apis.append(Process(

@@ -31,6 +31,7 @@ class Soak:
     games: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     subscriptions: dict[str, str] = field(default_factory=dict)  # player id -> subscription id
+    in_play: dict[str, tuple[str, Player]] = field(default_factory=dict)  # kind, creator
     _turn: itertools.count[int] = field(default_factory=itertools.count)
 
     def api(self) -> Endpoint:

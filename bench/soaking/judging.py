@@ -28,6 +28,7 @@ async def play_table(soak: Soak, kind: str) -> None:
         soak.games["not set up"] += 1
         soak.problem(f"a {kind} table could not be set up: {e!r}")
         return
+    soak.in_play[table.game_id] = (kind, table.creator)
     try:
         await _until_over(soak, table)
         await _judge(soak, table)
@@ -35,6 +36,7 @@ async def play_table(soak: Soak, kind: str) -> None:
         soak.games["not judged"] += 1
         soak.problem(f"{table.game_id[:8]} ({kind}) could not be judged: {e!r}")
     finally:
+        soak.in_play.pop(table.game_id, None)
         for task in table.tasks:
             task.cancel()
 

@@ -11,6 +11,7 @@ Both record what they read (every turn, every piece of news) and which turns the
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import threading
 import time
@@ -34,6 +35,7 @@ from .reads import Read, Wait
 
 # Through a restart of the database or of its API process a client waits: about 90 s of
 # retries before an SDK call gives up.
+log = logging.getLogger("soak.players")
 PATIENT = RetryPolicy(attempts=50, backoff=0.25, max_backoff=2.0)
 TURN_WAIT_S = 20.0
 
@@ -78,6 +80,8 @@ class RecordingRunner(Runner):
         self.read, self.rng, self.think_s = read, rng, think_s
 
     def handle(self, item: News) -> None:
+        log.info("news %s %s v%s", type(item).__name__, getattr(item, "game_id", "?"),
+                 getattr(item, "version", "?"))
         if getattr(item, "game_id", None) == self.read.game_id:
             if isinstance(item, NewsYourTurn):
                 self.read.event(item.turn.version, plain(item.turn.view),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import logging
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ DRAIN_S = 240.0  # the longest the run waits for the games in play once time is 
 
 async def soak_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix=f"cya-soak-{backend}-"))
+    _log_clients(folder / "clients.log")
     cluster = Cluster(backend, folder)
     calls = Calls()
     browser = Browser(calls) if args.pages else None
@@ -43,8 +45,9 @@ async def soak_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]
             watching = asyncio.create_task(lag.watch())
             faults: list[dict[str, Any]] = []
             started = time.monotonic()
-            injecting = (asyncio.create_task(_inject(cluster, calls, args.seconds, faults))
-                         if args.faults else None)
+            injecting = (asyncio.create_task(_inject(cluster, calls, args.seconds, faults,
+                                                     args.fault))
+                         if args.faults or args.fault else None)
             await _keep_tables(soak, args, started + args.seconds, backend)
             if injecting is not None:
                 await injecting  # every fault is over (it ended before the time was up)
@@ -78,6 +81,12 @@ async def _keep_tables(soak: Soak, args: argparse.Namespace, until: float,
         _progress(soak, backend)
     if running:
         _, late = await asyncio.wait(running, timeout=DRAIN_S)
+        for game_id, (kind, creator) in soak.in_play.items():
+            summary = (await creator.get(f"/v1/games/{game_id}"))["summary"]
+            soak.problem(f"{game_id} ({kind}) still {summary['status']} at the end, at "
+                         f"v{summary['version']}, awaiting {summary['awaiting']} of seats "
+                         f"{summary['seats']}")
+            logging.getLogger("soak").warning("still in play: %s %s", game_id, summary)
         for task in late:
             soak.games["still running at the end"] += 1
             task.cancel()
@@ -85,6 +94,17 @@ async def _keep_tables(soak: Soak, args: argparse.Namespace, until: float,
 
 
 _shown = 0
+
+
+def _log_clients(path: Path) -> None:
+    """The clients' own logs (the SDK's runner says why it did not act) to the run's folder."""
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(threadName)s %(name)s %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    for noisy in ("httpx", "httpcore", "uvicorn.access"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def _progress(soak: Soak, backend: str) -> None:
@@ -98,10 +118,10 @@ def _progress(soak: Soak, backend: str) -> None:
 
 
 async def _inject(cluster: Cluster, calls: Calls, seconds: float,
-                  log: list[dict[str, Any]]) -> None:
+                  log: list[dict[str, Any]], only: list[str] | None) -> None:
     """Each fault at its share of the run, one after the other; each open as an outage from
     its start until the service is whole again."""
-    faults = cluster.faults()
+    faults = [f for f in cluster.faults() if not only or f.name in only]
     start = time.monotonic()
     for n, fault in enumerate(faults, start=1):
         await asyncio.sleep(start + seconds * n / (len(faults) + 1) - time.monotonic())

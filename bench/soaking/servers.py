@@ -12,6 +12,8 @@ from pathlib import Path
 
 import httpx
 
+from .priority import as_service
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -73,7 +75,8 @@ class OwnPostgres:
                   "-t", "60", *args, check=check)
 
     def _run(self, *command: str, check: bool = True) -> None:
-        done = subprocess.run([*self._as, *command], capture_output=True, cwd="/")
+        done = subprocess.run([*self._as, *command], capture_output=True, cwd="/",
+                              preexec_fn=as_service)
         if check and done.returncode != 0:
             raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()[-2000:]}")
 
@@ -95,7 +98,8 @@ class OwnRedis:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no"], stdout=out, stderr=subprocess.STDOUT)
+                 "--appendonly", "no"], stdout=out, stderr=subprocess.STDOUT,
+                preexec_fn=as_service)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
