@@ -120,6 +120,16 @@ def summary(access: GameAccess, names: dict[str, str],
     )
 
 
+async def _summary_for(runtime: Runtime, player: Player, access: GameAccess,
+                       names: dict[str, str], changes: dict[str, list[Any]]) -> GameSummary:
+    """The summary the caller may see: a watcher of a game with a spectator delay gets it as
+    of that many events ago (its version, whose decision, the clock), as the table's view."""
+    at = access.horizon(access.seat_of(player.player_id))
+    if at == access.version:
+        return summary(access, names, changes)
+    return game_summary(await runtime.services.pipeline.at_version(access.game_id, at), names)
+
+
 def rating_change(row: Any) -> RatingChange:
     return RatingChange(row.seat, row.identity, row.family, row.rank,
                         ordinal(row.mu_before, row.sigma_before),
@@ -286,7 +296,7 @@ class GamesController(Controller):
                                            limit=limit)
             names = await names_of(conn, (p for access in found for p in people(access)))
             changes = await changes_of(conn, (a.game_id for a in found if a.row.rated))
-        page = [summary(access, names, changes) for access in found]
+        page = [await _summary_for(runtime, player, access, names, changes) for access in found]
         next_cursor = None
         if more and found:
             last = found[-1].row
@@ -310,9 +320,10 @@ class GamesController(Controller):
             changes = await changes_of(conn, [game_id] if access.row.rated else [])
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
         at = access.horizon(access.seat_of(player.player_id))
-        if view is not None and at < access.version:  # a watcher, behind by the delay
+        if at < access.version:  # a watcher, behind by the delay: the game as it stood then
             then = await runtime.services.pipeline.at_version(game_id, at)
             view = spectator_view(then.state) if then.state and then.status != "lobby" else None
+            return GameDetail(game_summary(then, names), view)
         return GameDetail(summary(access, names, changes), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",
