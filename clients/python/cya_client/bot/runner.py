@@ -238,7 +238,8 @@ class Runner:
                 totals = [s.total for s in view.seats] if view is not None else []
                 self._finished(NewsGameFinished(id="", game_id=game_id, version=turn.version,
                                                 seat=turn.seat, winners=winners,
-                                                totals=totals))
+                                                totals=totals, status=turn.status,
+                                                reason=None, ratings="none"))  # unread here
                 return self.results[-1]
             self.decide(record, turn)
 
