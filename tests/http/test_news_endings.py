@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from cya_client import Client
+from cya_client.bot.runner import GameResult, Plan, Runner
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from service.store.migrate import upgrade
@@ -106,6 +109,25 @@ async def test_given_a_game_nobody_plays_on_then_its_seats_and_webhooks_hear_it_
     summary = await _summary(idle_api, ann, game_id)
     assert summary["rated"] and summary["ratings"] == "none"
     assert summary["rating_changes"] is None
+
+
+async def test_given_a_bot_playing_by_turns_when_its_game_is_abandoned_then_it_stops(
+        idle_api, idle_limits):
+    ann, bob = await idle_api.player("ann"), await idle_api.player("bob")
+    game_id = await idle_api.game(ann, [bob], ruleset={"players": 2, "first_player": 0})
+    seat = (await idle_api.get(ann, f"/v1/games/{game_id}/view")).json()["seat"]
+    # ann's bot plays her decisions by `GET /turn`; bob never plays his
+    results: list[GameResult] = []
+    with Client(idle_limits.url, api_key=ann.key) as cya:
+        runner = Runner(cya, lambda view, legal: legal[0], Plan())
+        playing = threading.Thread(target=lambda: results.append(
+            runner.play_by_turns(game_id, seat)), daemon=True)
+        playing.start()
+        await asyncio.to_thread(playing.join, 20)
+    playing.join(5)  # a loop still asking for turns fails once its client is closed
+
+    assert len(results) == 1, "the bot went on asking for turns of a game that is over"
+    assert results[0].game_id == game_id and results[0].winners == [] and not results[0].won
 
 
 async def test_given_a_rated_game_finishes_then_its_news_says_ratings_pending_then_counted(api):
