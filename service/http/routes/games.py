@@ -68,6 +68,7 @@ from service.table.lobby import (
     TakeSeat,
     TimeoutPolicy,
 )
+from service.table.turns import ratings_state
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
     name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,
@@ -114,6 +115,7 @@ def summary(access: GameAccess, names: dict[str, str],
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
         spectator_delay=r.spectator_delay, rated=r.rated,
         rating_changes=[rating_change(c) for c in counted] if counted else None,
+        ratings=ratings_state(r.rated, r.status, counted=bool(counted)),
         invited=_invited.decode(r.invited), rematch_of=r.rematch_of, rematch=r.rematch,
         end_reason=r.end_reason, version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
@@ -148,6 +150,7 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy,
         spectator_delay=lobby.spectator_delay, rated=lobby.rated, rating_changes=None,
+        ratings=ratings_state(lobby.rated, game.status),  # not read here: at most pending
         invited=list(lobby.invited), rematch_of=lobby.rematch_of, rematch=lobby.rematch,
         end_reason=lobby.end_reason, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
