@@ -257,6 +257,10 @@ def _database_fault(exc: BaseException) -> str | None:
         if isinstance(cause, OSError | asyncpg.PostgresConnectionError
                       | asyncpg.CannotConnectNowError | asyncpg.InsufficientResourcesError):
             return _UNREACHABLE
+        if isinstance(cause, asyncpg.InternalClientError):
+            # A connection left mid-protocol by its server's going ("cannot switch to state
+            # 12; another operation is in progress", asyncpg#1069): lost, not a bug of ours.
+            return _UNREACHABLE
         if isinstance(cause, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
             return _NOT_MIGRATED
         if isinstance(cause, sqlite3.OperationalError):
