@@ -113,7 +113,13 @@ class Feed:
 
     async def wait_past(self, version: int, timeout: float) -> bool:
         """Until the feed holds events after `version` or the game has ended (True), or
-        `timeout` passes (False)."""
+        `timeout` passes (False).
+
+        It always suspends at least once, even when it can answer at once: a caller's wait
+        loop then cannot spin without letting the rest of the process run (a `/turn` poll
+        whose reload kept answering a stale game used to hold the event loop for its whole
+        timeout, and with it the very commit that would have freshened the game)."""
+        await asyncio.sleep(0)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while self.version <= version and not self.draining and not self.ended:

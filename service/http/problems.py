@@ -235,6 +235,8 @@ def _from_http(exc: HTTPException) -> Problem:
 
 _UNREACHABLE = ("The database cannot be reached. Retry shortly; a command sent with an "
                 "Idempotency-Key may be resent safely, whether or not it took effect.")
+_BUSY = ("Every database connection of this server is busy. Retry shortly; a command sent "
+         "with an Idempotency-Key may be resent safely, whether or not it took effect.")
 _NOT_MIGRATED = ("The database is not ready for this server (its schema is behind). Retry "
                  "later; nothing was done.")
 
@@ -246,12 +248,18 @@ def _database_fault(exc: BaseException) -> str | None:
     says so too). Other database errors stay 500s: a bug of ours."""
     if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
         return _UNREACHABLE
+    if isinstance(exc, sqlalchemy.exc.TimeoutError):  # every pooled connection stayed busy
+        return _BUSY
     cause: BaseException | None = exc
     for _ in range(8):  # through SQLAlchemy's wrapper and the driver's
         if cause is None:
             break
         if isinstance(cause, OSError | asyncpg.PostgresConnectionError
                       | asyncpg.CannotConnectNowError | asyncpg.InsufficientResourcesError):
+            return _UNREACHABLE
+        if isinstance(cause, asyncpg.InternalClientError):
+            # A connection left mid-protocol by its server's going ("cannot switch to state
+            # 12; another operation is in progress", asyncpg#1069): lost, not a bug of ours.
             return _UNREACHABLE
         if isinstance(cause, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
             return _NOT_MIGRATED

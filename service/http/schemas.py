@@ -24,6 +24,7 @@ from service.table.lobby import (
     SeatHolder,
     TimeoutPolicy,
 )
+from service.table.turns import RATINGS_DOC, RatingsState
 from service.table.turns import GameStatus as GameStatus
 
 # Players.
@@ -222,7 +223,8 @@ class GameSummary(msgspec.Struct):
     rated: Annotated[bool, doc(RATED_DOC)]
     rating_changes: Annotated[list[RatingChange] | None, doc(
         "Once a rated game is over and counted: what it did to each seat's rating; null "
-        "before, and for an unrated game.")]
+        "before (`ratings`: `pending`), and for an unrated game.")]
+    ratings: Annotated[RatingsState, doc(RATINGS_DOC)]
     invited: Annotated[list[str | None], doc(
         "Seats kept for invited players (a rematch's), by seat number: the player id, or null;"
         " empty when nobody was invited. Only that player may take a kept seat (`POST "

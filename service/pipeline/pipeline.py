@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import logging
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from msgspec.structs import replace
 
@@ -49,8 +48,6 @@ from service.store.records import (
 from service.table.clock import players_to_tell
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby import CreateGame, LobbyCommand, create
-
-log = logging.getLogger(__name__)
 
 
 class _Command(NamedTuple):
@@ -271,7 +268,10 @@ class Pipeline:
         rows = read_model_rows(after, lobby_changed=command.creating
                                or after.lobby is not game.lobby)
         if self.outbox is not None:
-            rows = replace(rows, messages=await self._owed(game, after, batch.stored))
+            # Like a projection, not a hint: a commit whose messages cannot be told (the
+            # subscriptions unread, the database away) must not happen, since nothing would
+            # ever owe them again. The command fails instead (a 503 the client retries).
+            rows = replace(rows, messages=await self.outbox.owed(game, after, batch.stored))
         try:
             await self.store.commit(batch, rows)
         except AppendRejected:
@@ -302,18 +302,6 @@ class Pipeline:
             await self.hints.send("game_over", lambda: told(command.game_id),
                                   "could not tell that game %s ended", command.game_id)
         return Outcome(command.game_id, after.version, tuple(batch.stored))
-
-    async def _owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
-                    ) -> list[dict[str, Any]]:
-        """What the commit owes its outbox; a failure to tell costs those messages, never the
-        command (like the hints)."""
-        assert self.outbox is not None
-        try:
-            return await self.outbox.owed(before, after, stored)
-        except Exception:
-            log.exception("could not tell what version %d of game %s owes its outbox",
-                          after.version, after.game_id)
-            return []
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:
         """The conflict, naming the version the game is at now (the 409 tells the client)."""

@@ -119,10 +119,15 @@ def as_utc(t: datetime) -> datetime:
 def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:
     """The event as `viewer` (a seat, or None for a spectator) may see it: by the event's own
     class, not the stored column, which a hand-edited row could make wrong."""
-    visible_to = visibility_of(stored.event)
+    return shown_to(stored.event, viewer)
+
+
+def shown_to(event: AnyEvent, viewer: Viewer) -> AnyEvent:
+    """`event` as `viewer` may see it (`redacted_for`)."""
+    visible_to = visibility_of(event)
     if visible_to == "public" or (viewer is not None and visible_to == str(viewer)):
-        return stored.event
-    return redact(stored.event, viewer)  # type: ignore[arg-type]  # lobby events are public
+        return event
+    return redact(event, viewer)  # type: ignore[arg-type]  # lobby events are public
 
 
 

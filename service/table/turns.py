@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -102,14 +102,49 @@ class NewsYourTurn(_News, tag="your_turn"):
     turn: Annotated[Turn, doc("Your turn, as `GET /turn` answers it.")]
 
 
+# What a game does to its players' ratings, which a process counts a moment after the game
+# finishes (`service/projections/ratings.py`, after the commit): said, not left to a null.
+RatingsState = Literal["none", "pending", "counted"]
+RATINGS_DOC = (
+    "What the game does to its seats' ratings: `none` (an unrated game, or one over without a "
+    "result, which ratings leave out); `pending` (a rated game that finished: its rating "
+    "changes are counted a moment after it ends, then `GET /v1/games/{game_id}` lists them in "
+    "`rating_changes`); `counted` (`rating_changes` holds them).")
+
+
+def ratings_state(rated: bool, status: str, counted: bool = False) -> RatingsState:
+    """`counted`: the game's rating changes were read (and found)."""
+    if not rated or status != GameStatus.FINISHED:
+        return "none"
+    return "counted" if counted else "pending"
+
+
 class NewsGameFinished(_News, tag="game_finished"):
-    """A game you sat in is over."""
+    """A game you sat in is over: finished with a result, or ended without one (`status`
+    `abandoned` or `expired`, `reason` says why; `winners` is then empty)."""
 
     winners: Annotated[list[int], doc("The winning seats (more than one: a shared win).")]
     totals: Annotated[list[int], doc("Each seat's total, by seat.")]
+    # Added later without defaults: news is only ever encoded here, never decoded back.
+    status: Annotated[GameStatus, doc(
+        "How it ended: `finished` (played to its end), `abandoned` (a game without a clock "
+        "that waited on a human too long) or `expired` (a lobby never started in time).")]
+    reason: Annotated[str | None, doc(
+        "Why it ended without a result, in words (e.g. `no human acted for 7 days`); null "
+        "when it finished.")]
+    ratings: Annotated[RatingsState, doc(
+        RATINGS_DOC + " Here `pending` or `none`: the news is told before the count.")]
 
 
 PlayerNews = NewsSeated | NewsGameStarted | NewsYourTurn | NewsGameFinished
+
+
+def game_finished(game: Game, ident: str, seat: int) -> NewsGameFinished:
+    """The news of a game that is over, as `seat` hears it: which ending, and its result."""
+    assert game.state is not None and game.lobby is not None
+    return NewsGameFinished(ident, game.game_id, game.version, seat, list(game.state.winners),
+                            list(game.state.totals), GameStatus(game.status),
+                            game.lobby.end_reason, ratings_state(game.lobby.rated, game.status))
 
 
 def news_id(game: Game) -> str:
@@ -151,7 +186,6 @@ def news_for(game: Game, player_id: str, told: Told) -> list[PlayerNews]:
         if turn.mine:
             tell("your_turn", NewsYourTurn(ident, game.game_id, game.version, seat, turn),
                  once=False)
-    elif game.state is not None:
-        tell("game_finished", NewsGameFinished(ident, game.game_id, game.version, seat,
-                                           list(game.state.winners), list(game.state.totals)))
+    elif game.state is not None:  # over: finished, abandoned or expired
+        tell("game_finished", game_finished(game, ident, seat))
     return out

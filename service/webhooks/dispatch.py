@@ -2,11 +2,13 @@
 
 Before each commit it tells the pipeline the messages the commit owes the enabled
 subscriptions of the game's human players: they are written to the outbox in the commit's own
-transaction. After the commit, a `deliver_events` job is started per (subscription, game) that
-got messages, and a pending decision of a player with a bot endpoint becomes a
-`deliver_decision` job. Who has an endpoint, and the enabled subscriptions, are cached for
-`KNOWN_FOR_S` (one query per interval, not one per commit): a change made through another
-process is seen within it. A periodic sweep hands out again the messages whose job was lost.
+transaction. When it cannot tell (the subscriptions cannot be read), it raises and the command
+fails: nothing else would ever owe those messages. After the commit, a `deliver_events` job
+is started per (subscription, game) that got messages, and a pending decision of a player
+with a bot endpoint becomes a `deliver_decision` job. Who has an endpoint, and the enabled
+subscriptions, are cached for `KNOWN_FOR_S` (one query per interval, not one per commit): a
+change made through another process is seen within it. A periodic sweep hands out again the
+messages whose job was lost.
 """
 
 from __future__ import annotations

@@ -15,12 +15,12 @@ from service.store.codec import AnyEvent
 from service.store.records import StoredEvent, redacted_for
 from service.table.game import Game
 from service.table.turns import (
-    NewsGameFinished,
     NewsGameStarted,
     NewsSeated,
     NewsYourTurn,
     PlayerNews,
     _News,
+    game_finished,
     news_id,
     turn_of,
 )
@@ -60,8 +60,6 @@ def messages_of_commit(before: Game, after: Game, stored: Sequence[StoredEvent],
         turn = turn_of(after, seat)
         if turn.mine:
             found.append(NewsYourTurn(ident, game_id, version, seat, turn))
-    if (before.status != "finished" and after.status == "finished" and after.state is not None
-            and "game_finished" in types):
-        found.append(NewsGameFinished(ident, game_id, version, seat,
-                                      list(after.state.winners), list(after.state.totals)))
+    if not before.over and after.over and after.state is not None and "game_finished" in types:
+        found.append(game_finished(after, ident, seat))  # finished, abandoned or expired
     return [(str(type(m).__struct_config__.tag), _encode(m)) for m in found]

@@ -42,3 +42,20 @@ async def test_given_redis_failing_as_a_feed_stops_then_its_waiter_returns_as_us
     async with feeds.follow("g") as feed:
         assert await feed.wait_past(0, 0.05) is False  # timed out, as it stands
         redis.refuse.set()
+
+
+async def test_given_a_feed_already_past_then_waiting_still_lets_the_loop_run():
+    """A wait loop that cannot progress (a stale reload answered it) must not hold the event
+    loop: every wait suspends, even one that answers at once."""
+    feeds = Feeds(_NoEvents(), _RefusedAfter(), poll=30)  # type: ignore[arg-type]
+    ran: list[int] = []
+
+    async def other_request() -> None:
+        ran.append(1)
+
+    async with feeds.follow("g") as feed:
+        feed.version = 5  # the feed holds events past what the waiter has
+        others = [asyncio.create_task(other_request()) for _ in range(3)]
+        assert await feed.wait_past(0, 1) is True
+        assert ran == [1, 1, 1], "the others ran while it answered"
+        await asyncio.gather(*others)

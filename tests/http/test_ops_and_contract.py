@@ -153,6 +153,11 @@ def test_only_a_database_out_of_reach_or_not_migrated_is_a_503_other_errors_stay
     assert to_problem(asyncpg.ConnectionDoesNotExistError("closed")).status_code == 503
     assert to_problem(asyncpg.TooManyConnectionsError("too many")).status_code == 503
     assert to_problem(asyncpg.UniqueViolationError("dup")).status_code == 500
+    assert to_problem(asyncpg.InternalClientError(
+        "cannot switch to state 12; another operation (2) is in progress")).status_code == 503
+    busy = to_problem(sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 10 "
+                                                  "reached, connection timed out"))
+    assert busy.status_code == 503 and busy.headers == {"Retry-After": "1"}
 
 
 async def test_given_requests_then_prometheus_metrics_count_them(api):

@@ -76,6 +76,31 @@ async def test_given_a_spectator_delay_then_watchers_trail_the_table_by_it(api):
     assert behind.status_code == 200
 
 
+async def test_given_a_spectator_delay_then_a_watchers_summary_tells_nothing_past_it(api):
+    """Not the live version, whose decision it is now, its deadline or when it last moved: a
+    watcher who knew who must answer a challenge right now could relay it."""
+    game_id, seats = await _game(api, delay=DELAY)
+    carol = await api.player("carol")
+    rng = random.Random(4)
+    live = await _play(api, game_id, seats, 6, rng)
+    while (view := (await api.http.get(f"/v1/games/{game_id}/view")).json())["awaiting"] == (
+            await api.get(seats[0], f"/v1/games/{game_id}/view")).json()["awaiting"]:
+        live = await _play(api, game_id, seats, 1, rng)  # until then and now differ
+
+    seated = (await api.get(seats[0], f"/v1/games/{game_id}")).json()["summary"]
+    summaries = [(await api.http.get(f"/v1/games/{game_id}")).json()["summary"],
+                 (await api.get(carol, f"/v1/games/{game_id}")).json()["summary"],
+                 *[g for g in (await api.http.get("/v1/games", params={"limit": 100})
+                               ).json()["games"] if g["game_id"] == game_id]]
+
+    assert len(summaries) == 3
+    assert seated["version"] == live and seated["awaiting"] != view["awaiting"]
+    for summary in summaries:
+        assert summary["version"] == live - DELAY, summary
+        assert summary["awaiting"] == view["awaiting"]
+        assert summary["updated_at"] < seated["updated_at"]
+
+
 async def test_given_a_spectator_delay_then_a_watchers_stream_trails_and_ends_with_the_game(
         api):
     game_id, seats = await _game(api, delay=DELAY)

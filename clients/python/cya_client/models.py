@@ -749,9 +749,14 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
     #: by resigning or to the clock, is ranked last.
     rated: bool
-    #: Once a rated game is over and counted: what it did to each seat's rating; null before, and
-    #: for an unrated game.
+    #: Once a rated game is over and counted: what it did to each seat's rating; null before
+    #: (`ratings`: `pending`), and for an unrated game.
     rating_changes: list[RatingChange] | None
+    #: What the game does to its seats' ratings: `none` (an unrated game, or one over without a
+    #: result, which ratings leave out); `pending` (a rated game that finished: its rating changes
+    #: are counted a moment after it ends, then `GET /v1/games/{game_id}` lists them in
+    #: `rating_changes`); `counted` (`rating_changes` holds them).
+    ratings: Literal["none", "pending", "counted"]
     #: The rematch one of its players asked for once it was over (`POST /rematch`); null if none.
     rematch: str | None
     #: The game this one is a rematch of; null if none.
@@ -1052,13 +1057,28 @@ class NewTournament(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class NewsGameFinished(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_finished"):
-    """A game you sat in is over."""
+    """
+    A game you sat in is over: finished with a result, or ended without one (`status` `abandoned` or
+    `expired`, `reason` says why; `winners` is then empty).
+    """
     #: The game's id.
     game_id: str
     #: Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).
     id: str
+    #: What the game does to its seats' ratings: `none` (an unrated game, or one over without a
+    #: result, which ratings leave out); `pending` (a rated game that finished: its rating changes
+    #: are counted a moment after it ends, then `GET /v1/games/{game_id}` lists them in
+    #: `rating_changes`); `counted` (`rating_changes` holds them). Here `pending` or `none`: the
+    #: news is told before the count.
+    ratings: Literal["none", "pending", "counted"]
+    #: Why it ended without a result, in words (e.g. `no human acted for 7 days`); null when it
+    #: finished.
+    reason: str | None
     #: Your seat.
     seat: int
+    #: How it ended: `finished` (played to its end), `abandoned` (a game without a clock that waited
+    #: on a human too long) or `expired` (a lobby never started in time).
+    status: GameStatus
     #: Each seat's total, by seat.
     totals: list[int]
     #: The game's version the news is as of.

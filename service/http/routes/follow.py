@@ -24,7 +24,15 @@ from litestar.response.sse import ServerSentEventMessage
 from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
 from service.http import examples
-from service.http.context import Authed, Runtime, authenticate_or_watch, runtime_of, viewer_in
+from service.http.context import (
+    Authed,
+    Runtime,
+    authenticate_or_watch,
+    may_watch,
+    runtime_of,
+    seat_in,
+    viewer_in,
+)
 from service.http.problems import problem_responses
 from service.http.schemas import (
     HEADER_SCHEMA,
@@ -40,7 +48,7 @@ from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.store.records import redacted_for
 from service.table.clock import deadline
-from service.table.lobby import HumanSeat
+from service.table.lobby import HumanSeat, Lobby
 
 _encode = msgspec.json.Encoder().encode
 
@@ -109,15 +117,22 @@ class FollowController(Controller):
                         "has received no id yet): as if not sent.")] = None,
     ) -> Response[EventPage]:
         runtime, player = runtime_of(request), request.user
+        if prefers_stream(request.headers.get("accept")):
+            # Who the caller is, decided once from the game as it stands (as the pages and
+            # `/view` decide it), and from this process's cache: opening a stream on a game
+            # it already follows needs no database connection.
+            game, seat = await seat_in(runtime.services.pipeline, game_id, player)
+            if seat is None:
+                may_watch(game, player)
+            assert game.lobby is not None  # a game's log opens with its creation
+            start = int(last_event_id) if last_event_id else after
+            return ServerSentEvent(  # type: ignore[return-value]
+                _stream(runtime, game_id, game.lobby, player, seat, start),
+                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         store = runtime.services.store
         async with store.read() as conn:
             access = await game_access(conn, game_id)
         viewer = viewer_in(access, player)
-        if prefers_stream(request.headers.get("accept")):
-            start = int(last_event_id) if last_event_id else after
-            return ServerSentEvent(  # type: ignore[return-value]
-                self._stream(runtime, access, player, viewer, start),
-                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
         horizon = access.horizon(viewer)
         if horizon < access.version:  # a watcher, behind by the game's spectator delay
             return Response(await _delayed_page(runtime, access, after, limit, horizon))
@@ -130,25 +145,35 @@ class FollowController(Controller):
                                   stored[-1].version if stored else after,
                                   access.awaiting, access.deadline))
 
-    async def _stream(self, runtime: Runtime, access: GameAccess, player: Player,
-                      viewer: Viewer, after: int) -> AsyncIterator[ServerSentEventMessage]:
-        heartbeat = runtime.settings.sse_heartbeat_seconds
-        sent = after
-        async with runtime.feeds.follow(access.game_id) as feed:
-            while True:
-                # A watcher trails a running game by its spectator delay.
-                delay = access.spectator_delay if viewer is None and not feed.ended else 0
-                for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
-                    then = feed.after_each[s.version - 1]
-                    if viewer is not None and then.seats and then.seats[viewer] != HumanSeat(
-                            player.player_id):  # resigned or handed over: a watcher now
-                        if not access.public and player.player_id != access.creator:
+
+async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
+                  viewer: Viewer, after: int) -> AsyncIterator[ServerSentEventMessage]:
+    """The log after `after`, redacted for `viewer`. A seat's events are shown to its player
+    until the seat leaves them (resigned, or handed to a bot): from then on they watch, as a
+    read opened then would decide. Events from before the caller sat down are theirs too: a
+    seat's holder is judged only once the caller has held it."""
+    heartbeat = runtime.settings.sse_heartbeat_seconds
+    mine, held = HumanSeat(player.player_id), False
+    sent = after
+    async with runtime.feeds.follow(game_id) as feed:
+        while True:
+            # A watcher trails a running game by its spectator delay.
+            delay = lobby.spectator_delay if viewer is None and not feed.ended else 0
+            for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
+                then = feed.after_each[s.version - 1]
+                if viewer is not None and then.seats:
+                    if then.seats[viewer] == mine:
+                        held = True
+                    elif held:  # resigned or handed over: a watcher from here on
+                        if not lobby.public and player.player_id != lobby.creator:
                             return  # a private game's watchers are its players
                         viewer = None
-                    body = _encode(StreamEvent(s.version, redacted_for(s, viewer),
-                                               then.awaiting, then.deadline)).decode()
-                    yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
-                    sent = s.version
+                        break  # the rest waits for the spectator delay
+                body = _encode(StreamEvent(s.version, redacted_for(s, viewer),
+                                           then.awaiting, then.deadline)).decode()
+                yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
+                sent = s.version
+            else:
                 if feed.ended and sent >= feed.version:
                     return
                 if feed.draining:  # this process is stopping: the client resumes elsewhere

@@ -68,6 +68,7 @@ from service.table.lobby import (
     TakeSeat,
     TimeoutPolicy,
 )
+from service.table.turns import ratings_state
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
     name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,
@@ -114,10 +115,21 @@ def summary(access: GameAccess, names: dict[str, str],
         turn_clock=r.turn_clock, timeout_policy=_policy.decode(r.timeout_policy),
         spectator_delay=r.spectator_delay, rated=r.rated,
         rating_changes=[rating_change(c) for c in counted] if counted else None,
+        ratings=ratings_state(r.rated, r.status, counted=bool(counted)),
         invited=_invited.decode(r.invited), rematch_of=r.rematch_of, rematch=r.rematch,
         end_reason=r.end_reason, version=r.version, awaiting=access.awaiting,
         deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
     )
+
+
+async def _summary_for(runtime: Runtime, player: Player, access: GameAccess,
+                       names: dict[str, str], changes: dict[str, list[Any]]) -> GameSummary:
+    """The summary the caller may see: a watcher of a game with a spectator delay gets it as
+    of that many events ago (its version, whose decision, the clock), as the table's view."""
+    at = access.horizon(access.seat_of(player.player_id))
+    if at == access.version:
+        return summary(access, names, changes)
+    return game_summary(await runtime.services.pipeline.at_version(access.game_id, at), names)
 
 
 def rating_change(row: Any) -> RatingChange:
@@ -138,6 +150,7 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         names=_named(lobby, names),
         turn_clock=lobby.turn_clock, timeout_policy=lobby.timeout_policy,
         spectator_delay=lobby.spectator_delay, rated=lobby.rated, rating_changes=None,
+        ratings=ratings_state(lobby.rated, game.status),  # not read here: at most pending
         invited=list(lobby.invited), rematch_of=lobby.rematch_of, rematch=lobby.rematch,
         end_reason=lobby.end_reason, version=game.version,
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
@@ -286,7 +299,7 @@ class GamesController(Controller):
                                            limit=limit)
             names = await names_of(conn, (p for access in found for p in people(access)))
             changes = await changes_of(conn, (a.game_id for a in found if a.row.rated))
-        page = [summary(access, names, changes) for access in found]
+        page = [await _summary_for(runtime, player, access, names, changes) for access in found]
         next_cursor = None
         if more and found:
             last = found[-1].row
@@ -310,9 +323,10 @@ class GamesController(Controller):
             changes = await changes_of(conn, [game_id] if access.row.rated else [])
         view = _view.decode(raw) if raw is not None and access.status != "lobby" else None
         at = access.horizon(access.seat_of(player.player_id))
-        if view is not None and at < access.version:  # a watcher, behind by the delay
+        if at < access.version:  # a watcher, behind by the delay: the game as it stood then
             then = await runtime.services.pipeline.at_version(game_id, at)
             view = spectator_view(then.state) if then.state and then.status != "lobby" else None
+            return GameDetail(game_summary(then, names), view)
         return GameDetail(summary(access, names, changes), view)
 
     @post("/{game_id:str}/seats", operation_id="joinGame", summary="Take a seat",

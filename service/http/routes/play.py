@@ -182,15 +182,19 @@ class PlayController(Controller):
             if game.horizon(None) < game.version:  # a watcher of a game with a delay
                 delayed = await _watched(runtime, game_id, wait_for_version, timeout)
                 return _view_answer(delayed, if_none_match)
+        seen = game.version
         if (wait_for_version is not None and game.version < wait_for_version
                 and not game.over):  # a game that is over has no later version
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
             async with runtime.feeds.follow(game_id) as feed:
                 await feed.wait_past(wait_for_version - 1, wait)
+                seen = feed.version
         services = runtime.services
         if runtime.memory_views is not None and services.pipeline.cache is not None:
             if wait_for_version is not None:
                 game = await services.pipeline.load(game_id)
+                if game.version < seen:  # the feed read a commit the cache has yet to take
+                    game = await services.pipeline.load(game_id, fresh=True)
             version, body = game.version, runtime.memory_views.body(game, seat)
         else:
             rows = await view_rows(services.store, game_id, seat)

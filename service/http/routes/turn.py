@@ -54,13 +54,18 @@ class TurnController(Controller):
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         async with runtime.feeds.follow(game_id) as feed:
+            seen = turn.version  # each round waits for the feed to pass what it last saw
             while not (_settled(turn) or feed.draining):
                 remaining = until - loop.time()
-                if remaining <= 0 or not await feed.wait_past(turn.version, remaining):
+                if remaining <= 0 or not await feed.wait_past(seen, remaining):
                     break
-                game = await _held(runtime, game_id, seat, player,
-                                   fresh=fresh or game.version >= feed.version)
+                seen = feed.version
+                game = await _held(runtime, game_id, seat, player, fresh=fresh)
+                if game.version < seen:  # the cache is updated after the commit the feed
+                    game = await _held(runtime, game_id, seat, player, fresh=True)  # has read
                 turn = turn_of(game, seat)
+                if feed.ended:  # nothing follows: answer as it stands
+                    break
         return turn
 
 

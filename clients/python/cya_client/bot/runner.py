@@ -232,13 +232,14 @@ class Runner:
         record = self.games.setdefault(game_id, GameRecord(game_id, seat, started=True))
         while True:
             turn = self.client.play.turn(game_id)
-            if turn.status == "finished":
+            if turn.status not in ("lobby", "playing"):  # over: finished, abandoned, expired
                 view = turn.view
                 winners = list(view.winners) if view is not None else []
                 totals = [s.total for s in view.seats] if view is not None else []
                 self._finished(NewsGameFinished(id="", game_id=game_id, version=turn.version,
                                                 seat=turn.seat, winners=winners,
-                                                totals=totals))
+                                                totals=totals, status=turn.status,
+                                                reason=None, ratings="none"))  # unread here
                 return self.results[-1]
             self.decide(record, turn)
 
