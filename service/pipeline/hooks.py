@@ -4,6 +4,7 @@ scheduler (`service.scheduling`) what the game now waits for. Both are hints.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -17,6 +18,7 @@ from service.table.game import Game
 log = logging.getLogger(__name__)
 
 HINT_PAUSE_S = 5.0
+UNPUBLISHED_MAX = 10_000  # games whose latest publish is owed, at most
 
 
 
@@ -66,21 +68,30 @@ class CommitHints:
     away) without failing the committed command, which a client would only retry: streams
     re-read the log on a timer, and the sweeper enqueues every overdue `due_work` row.
 
-    After a hint fails, that hint is skipped for `HINT_PAUSE_S`: a Redis that stops answering
+    After a hint fails, that hint is skipped for `pause_s`: a Redis that stops answering
     held every command for its timeout (a second), and the RQ enqueue, which blocks, held the
-    whole process."""
+    whole process.
 
-    def __init__(self, publisher: Publisher, scheduler: Scheduler) -> None:
-        self.publisher, self.scheduler = publisher, scheduler
+    A publish that failed or was skipped is owed, and made once the pause is over (each
+    game's latest version, to every player it had news for): a game's stream re-reads the log
+    on a timer, but a player's news stream hears of a game only from a publish, or from the
+    loss of its own subscription, which a publisher's failure is not. News lost in a pause
+    was lost for good, and a `cya-bot` runner waiting for it waited forever (bench/soak.py).
+    """
+
+    def __init__(self, publisher: Publisher, scheduler: Scheduler,
+                 pause_s: float = HINT_PAUSE_S) -> None:
+        self.publisher, self.scheduler, self.pause_s = publisher, scheduler, pause_s
         self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0,
                               "game_over": 0.0, "listen": 0.0}
+        self._unpublished: dict[str, tuple[int, frozenset[str]]] = {}
+        self._owed_due: asyncio.TimerHandle | None = None  # when the owed go again
+        self._owed_going: asyncio.Task[None] | None = None  # held: the loop holds tasks weakly
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
                            players: Sequence[str] = ()) -> None:
         """`players`: those the commit gives news to (`table.clock.players_to_tell`)."""
-        await self._hint("publish", lambda: self.publisher.publish(game_id, version, players),
-                         "could not publish version %d of game %s; streams will poll",
-                         version, game_id)
+        await self._publish(game_id, version, frozenset(players))
         await self._hint("schedule", lambda: self.scheduler.schedule(game_id, due),
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
@@ -90,14 +101,43 @@ class CommitHints:
         """A hint of `name`'s kind: its failure is logged, never raised."""
         await self._hint(name, send, failed, *args)
 
+    async def _publish(self, game_id: str, version: int, players: frozenset[str]) -> bool:
+        sent = await self._hint(
+            "publish", lambda: self.publisher.publish(game_id, version, sorted(players)),
+            "could not publish version %d of game %s; streams will poll", version, game_id)
+        if not sent:
+            _, before = self._unpublished.pop(game_id, (0, frozenset()))
+            self._unpublished[game_id] = (version, before | players)
+            if len(self._unpublished) > UNPUBLISHED_MAX:  # the oldest goes: streams poll
+                del self._unpublished[next(iter(self._unpublished))]
+            if self._owed_due is None:
+                wait = max(self._paused_until["publish"] - time.monotonic(), 0.0)
+                self._owed_due = asyncio.get_running_loop().call_later(wait, self._owed_go)
+        return sent
+
+    def _owed_go(self) -> None:
+        self._owed_due = None
+        self._owed_going = asyncio.get_running_loop().create_task(self._publish_owed())
+
+    async def _publish_owed(self) -> None:
+        owed, self._unpublished = self._unpublished, {}
+        for n, (game_id, (version, players)) in enumerate(owed.items()):
+            if not await self._publish(game_id, version, players):
+                for later, (v, p) in list(owed.items())[n + 1:]:  # owed again, in order
+                    self._unpublished.setdefault(later, (v, p))
+                return
+
     async def _hint(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
-                    *args: object) -> None:
+                    *args: object) -> bool:
+        """Whether the hint was given (not when it failed or is paused)."""
         if time.monotonic() < self._paused_until[name]:
-            return
+            return False
         try:
             await send()
         except Exception as exc:
-            self._paused_until[name] = time.monotonic() + HINT_PAUSE_S
+            self._paused_until[name] = time.monotonic() + self.pause_s
             # One line: a Redis that is away fails every hint the same way.
             log.warning(failed + " (%s: %s)", *args, type(exc).__name__, exc)
             log.debug("the hint's failure", exc_info=True)
+            return False
+        return True
