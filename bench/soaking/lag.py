@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from service.http.metrics import LAG_BUCKETS
+
 EVERY_S = 2.0
 _BUCKET = re.compile(r'^cya_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.M)
 
@@ -32,6 +34,7 @@ class LoopLag:
     over_100ms: dict[str, float] = field(default_factory=dict)
     samples: dict[str, float] = field(default_factory=dict)
     scrapes: int = 0
+    control: dict[str, float] = field(default_factory=dict)  # a bare loop's (control.py)
     _last: dict[str, dict[float, float]] = field(default_factory=dict)
     _base: dict[str, float] = field(default_factory=dict)  # over-100-ms counts of past lives
 
@@ -62,6 +65,14 @@ class LoopLag:
     @property
     def max_ms(self) -> float:
         return round(max(self.worst_s.values(), default=0.0) * 1000, 1)
+
+    @property
+    def bound_ms(self) -> float:
+        """The most the service's worst lag may be: 100 ms, or where the machine delays even
+        a bare loop more than that, the bucket that holds the bare loop's worst."""
+        control_s = self.control.get("max_ms", 0.0) / 1000
+        machine = min((b for b in LAG_BUCKETS if b >= control_s), default=float("inf"))
+        return round(max(0.1, machine) * 1000, 1)
 
     @property
     def stalls(self) -> int:

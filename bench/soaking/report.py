@@ -10,7 +10,9 @@ from .context import Soak
 from .lag import LoopLag
 
 TARGETS = {
-    "loop_lag_max_ms": 100.0,  # at most
+    # At most 100 ms; on a machine busy enough to delay a bare event loop (control.py) more,
+    # at most the histogram's bucket that holds the bare loop's worst (`loop_lag_bound_ms`).
+    "loop_lag_max_ms": 100.0,
     "incomplete_reads": 0,
     "out_of_order_reads": 0,
     "leaked_reads": 0,
@@ -49,6 +51,9 @@ def figures(backend: str, soak: Soak, lag: LoopLag, calls: Calls,
         "read_notes": {path: dict(c) for path, c in sorted(notes.items()) if c},
         "loop_lag_max_ms": lag.max_ms,
         "loop_lag_over_100ms": lag.stalls,
+        "loop_lag_bound_ms": lag.bound_ms,
+        "bare_loop_lag_max_ms": lag.control.get("max_ms"),
+        "bare_loop_lag_over_100ms": lag.control.get("over_100ms"),
         "loop_lag_by_process_ms": {url.rsplit(":", 1)[1]: round(s * 1000, 1)
                                    for url, s in lag.worst_s.items()},
         "loop_lag_samples": int(sum(lag.samples.values())),
@@ -70,4 +75,5 @@ def figures(backend: str, soak: Soak, lag: LoopLag, calls: Calls,
 
 
 def met(found: dict[str, Any]) -> dict[str, bool]:
-    return {name: found[name] <= target for name, target in TARGETS.items()}
+    bounds = {**TARGETS, "loop_lag_max_ms": found["loop_lag_bound_ms"]}
+    return {name: found[name] <= bound for name, bound in bounds.items()}

@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import logging
+import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -15,7 +18,7 @@ from typing import Any
 from .browser import Browser
 from .calls import Calls
 from .client import Endpoint
-from .cluster import Cluster
+from .cluster import Cluster, Process
 from .context import Soak
 from .hooks import Hooks, receiver
 from .judging import play_table
@@ -43,6 +46,10 @@ async def soak_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]
             soak = Soak(endpoints, calls, hooks, hook_url, browser, args.think_ms / 1000)
             lag = LoopLag(cluster.urls)
             watching = asyncio.create_task(lag.watch())
+            control = Process("control", [sys.executable, "-m", "bench.soaking.control",
+                                          str(folder / "control.json")], dict(os.environ),
+                              folder / "control.log")
+            await asyncio.to_thread(control.start)
             faults: list[dict[str, Any]] = []
             started = time.monotonic()
             injecting = (asyncio.create_task(_inject(cluster, calls, args.seconds, faults,
@@ -54,6 +61,8 @@ async def soak_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]
             elapsed = time.monotonic() - started
             await asyncio.sleep(LAST_SCRAPE_S)  # every process's lag read once more
             watching.cancel()
+            control.stop()
+            lag.control = json.loads((folder / "control.json").read_text())
             for endpoint in endpoints:
                 await endpoint.aclose()
         return figures(backend, soak, lag, calls, faults, elapsed, cluster.dead())
