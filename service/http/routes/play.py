@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 import msgspec
@@ -124,7 +125,7 @@ def _view_answer(view: tuple[int, bytes], if_none_match: str | None) -> RawJson:
 
 
 async def _watched(runtime: Runtime, game_id: str, wait_for_version: int | None,
-                   timeout: float) -> tuple[int, bytes]:
+                   timeout: float, at_least: int = 0) -> tuple[int, bytes]:
     """A watcher's view of a game with a spectator delay: the game as it stood that many
     events ago (its version is the ETag), waiting as a long poll does for that version to
     reach `wait_for_version`."""
@@ -137,7 +138,7 @@ async def _watched(runtime: Runtime, game_id: str, wait_for_version: int | None,
             await feed.wait_past(wait_for_version - 1 + delay,
                                  min(timeout, runtime.settings.long_poll_max_seconds))
         game = await pipeline.load(game_id, fresh=True)
-    at = game.horizon(None)
+    at = max(game.horizon(None), at_least)
     then = game if at == game.version else await pipeline.at_version(game_id, at)
     return at, runtime.delayed_views.body(then, None)
 
@@ -186,9 +187,17 @@ class PlayController(Controller):
         if (wait_for_version is not None and game.version < wait_for_version
                 and not game.over):  # a game that is over has no later version
             wait = min(timeout, runtime.settings.long_poll_max_seconds)
+            until = time.monotonic() + wait
             async with runtime.feeds.follow(game_id) as feed:
                 await feed.wait_past(wait_for_version - 1, wait)
                 seen = feed.version
+            if seat is None and game.lobby is not None and game.lobby.spectator_delay:
+                # The game may have started during the wait: a watcher trails it from then
+                # (and waits on for that version to come within the delay), never back past
+                # the lobby it saw, where it trailed by nothing.
+                left = max(until - time.monotonic(), 0.0)
+                return _view_answer(await _watched(runtime, game_id, wait_for_version, left,
+                                                   at_least=game.version), if_none_match)
         services = runtime.services
         if runtime.memory_views is not None and services.pipeline.cache is not None:
             if wait_for_version is not None:
