@@ -160,7 +160,7 @@ class Api(Litestar):
         """Every path template's methods, from all the routes at it."""
         found: dict[str, set[str]] = {}
         for route in self.routes:
-            found.setdefault(route.path, set()).update(route.methods)
+            found.setdefault(route.path_format, set()).update(route.methods)
         return found
 
     def _allowing(self, scope: Any, send: Any) -> Any:
