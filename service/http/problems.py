@@ -122,10 +122,11 @@ def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None
                    legal_commands=legal if legal is not None else [])
 
 
+# The statuses Litestar itself answers in this app (a body it cannot read, a route or method
+# there is none of, a body too large, the rate limit); the README's table lists each code.
 _HTTP_CODES = {
-    400: "malformed_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 406: "not_acceptable", 413: "body_too_large",
-    415: "unsupported_media_type", 429: "rate_limited",
+    400: "malformed_request", 401: "unauthorized", 404: "not_found",
+    405: "method_not_allowed", 413: "body_too_large", 429: "rate_limited",
 }
 
 
@@ -256,7 +257,7 @@ def problem_responses(*statuses: int, database: bool = True) -> dict[int, Respon
         s: ResponseSpec(
             data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
             description=_DESCRIPTIONS[s],
-            examples=[Example(summary=_HTTP_CODES.get(s, "problem"), value={
+            examples=[Example(summary=_EXAMPLE_CODE[s], value={
                 "type": PROBLEM_TYPE + _EXAMPLE_CODE[s].replace("_", "-"),
                 "title": _EXAMPLE_CODE[s].replace("_", " ").capitalize(),
                 "status": s, "detail": _DESCRIPTIONS[s], "code": _EXAMPLE_CODE[s]})],
