@@ -175,6 +175,11 @@ class RateLimited(ProblemError):
     CODE = "rate_limited"
 
 
+class InternalError(ProblemError):
+    """500: a fault of the server's, not of the request; the server logs it."""
+    CODE = "internal_error"
+
+
 class DamagedLog(ProblemError):
     """500: the game's stored log cannot be read or replayed."""
     CODE = "damaged_log"
