@@ -74,7 +74,8 @@ def parser() -> argparse.ArgumentParser:
                       help="play every game you are seated in and take open seats of public "
                       "games in the lobby, as they come")
     play.add_argument("--bots", default="", help="built-in bots for --new, comma-separated "
-                      "levels (random, greedy); seats left over wait for players")
+                      "levels (random, greedy, expert, ismcts: GET /v1/rulesets describes "
+                      "each); seats left over wait for players")
     play.add_argument("--games", type=int, help="how many games (--new: default 1; --accept: "
                     "stop after that many)")
     play.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
