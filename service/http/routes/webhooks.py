@@ -5,7 +5,6 @@ it), and event webhook subscriptions with their delivery log. The work is in
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from litestar import Controller, Response, delete, get, post
 from litestar.params import Parameter
@@ -30,8 +29,8 @@ from service.http.webhook_schemas import (
 )
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_endpoints import BotEndpoint
+from service.webhooks.destinations import UrlRefused, check_url
 from service.webhooks.dispatch import Webhooks
-from service.webhooks.outbound import UrlRefused, check_url_form, resolve_allowed
 from service.webhooks.subscriptions import Subscription
 
 Id = Annotated[str, Parameter(max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$",
@@ -45,18 +44,10 @@ _NO_ENDPOINT = "You have no bot endpoint."
 async def _allowed_url(webhooks: Webhooks, url: str) -> str:
     """422 `webhook_url_refused` for a URL the service will not send to."""
     try:
-        check_url_form(url)
-        host, port = _host_port(url)
-        await resolve_allowed(host, port, webhooks.ctx.settings.allow_private)
+        await check_url(url, webhooks.ctx.settings.allow_private)
     except UrlRefused as exc:
         raise Problem(422, "webhook_url_refused", str(exc)) from None
     return url
-
-
-def _host_port(url: str) -> tuple[str, int]:
-
-    parts = urlsplit(url)
-    return parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
 
 
 def _endpoint_out(e: BotEndpoint) -> BotEndpointOut:
