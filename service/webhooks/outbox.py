@@ -115,16 +115,15 @@ def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, A
 class Failure:
     message: Message
     answer: Answer
-    retry_in_s: float
+    retry_in_s: float | None  # None: it failed the retry schedule's last attempt
 
 
 async def settle(store: EventStore, subscription_id: str,
                  sent: list[tuple[Message, Answer]], failure: Failure | None,
-                 unsent: list[Message], disable_after: int) -> bool:
+                 unsent: list[Message]) -> bool:
     """One batch's outcome in one transaction: the delivered messages, the one that failed
     (due again in `retry_in_s`), the leases of those not tried given back. Whether the
-    subscription is still enabled (it is disabled at `disable_after` consecutive failed
-    attempts)."""
+    subscription is still enabled (a message that failed its last attempt disables it)."""
     now = datetime.now(UTC)
     m, s = webhook_messages.c, webhook_subscriptions.c
     this = s.subscription_id == subscription_id
@@ -148,26 +147,35 @@ async def settle(store: EventStore, subscription_id: str,
         await conn.execute(sa.update(webhook_messages).where(
             m.message_id == failure.message.message_id).values(
             attempts=m.attempts + 1, lease_until=None,
-            next_attempt_at=now + timedelta(seconds=failure.retry_in_s)))
+            next_attempt_at=now + timedelta(seconds=failure.retry_in_s or 0.0)))
         await conn.execute(sa.update(webhook_subscriptions).where(this).values(
             failures=s.failures + 1))
-        await conn.execute(sa.update(webhook_subscriptions).where(
-            this, s.enabled, s.failures >= disable_after).values(
-            enabled=False, disabled_reason=f"{disable_after} consecutive failed deliveries; "
-            f"the last: {failure.answer.error}"))
+        if failure.retry_in_s is None:
+            first = failure.message.created_at
+            await conn.execute(sa.update(webhook_subscriptions).where(this, s.enabled).values(
+                enabled=False, disabled_reason=(
+                    f"{failure.message.message_id} failed all "
+                    f"{failure.message.attempts + 1} attempts of the retry schedule over "
+                    f"{_span(now - first)}; the last: {failure.answer.error}")))
         enabled = (await conn.execute(sa.select(s.enabled).where(this))).scalar()
     return bool(enabled)
 
 
+def _span(t: timedelta) -> str:
+    seconds = t.total_seconds()
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:.1f} s"
+
+
 async def redeliver(store: EventStore, subscription_id: str, message_id: str) -> str | None:
-    """The message owed again (after those before it in its game that still wait): its
-    game, or None for no such message."""
+    """The message owed again (after those before it in its game that still wait), with the
+    whole retry schedule before it: its game, or None for no such message."""
     m = webhook_messages.c
     async with store.write() as conn:
         game_id = (await conn.execute(
             sa.update(webhook_messages)
             .where(m.message_id == message_id, m.subscription_id == subscription_id)
-            .values(delivered_at=None, next_attempt_at=datetime.now(UTC), lease_until=None)
+            .values(delivered_at=None, next_attempt_at=datetime.now(UTC), lease_until=None,
+                    attempts=0)
             .returning(m.game_id))).scalar()
     return None if game_id is None else str(game_id)
 

@@ -93,8 +93,8 @@ async def rotate(store: EventStore, subscription_id: str) -> Subscription | None
 
 
 async def enable(store: EventStore, subscription_id: str) -> list[str]:
-    """Enabled again, its failures forgotten and its waiting messages due now: the games
-    whose messages wait."""
+    """Enabled again, its failures forgotten and its waiting messages due now, each with the
+    whole retry schedule before it: the games whose messages wait."""
     now = datetime.now(UTC)
     async with store.write() as conn:
         await conn.execute(sa.update(webhook_subscriptions).where(
@@ -103,7 +103,7 @@ async def enable(store: EventStore, subscription_id: str) -> list[str]:
         waiting = webhook_messages.c.subscription_id == subscription_id, \
             webhook_messages.c.delivered_at.is_(None)
         await conn.execute(sa.update(webhook_messages).where(*waiting).values(
-            next_attempt_at=now, lease_until=None))
+            next_attempt_at=now, lease_until=None, attempts=0))
         return list((await conn.execute(sa.select(webhook_messages.c.game_id).where(
             *waiting).distinct())).scalars())
 
