@@ -41,7 +41,11 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
             return sent
         done: list[tuple[outbox.Message, Answer]] = []
         failure: outbox.Failure | None = None
+        assert head.lease_until is not None
         for message in head.messages:  # in order; a failure stops the rest
+            left = (head.lease_until - datetime.now(UTC)).total_seconds()
+            if done and left < s.total_timeout_s:  # never send past the lease: another job
+                break  # may take the rest then; these go back, and are claimed again
             body = message.payload.encode()
             answer = await ctx.outbound.post(
                 sub.url, body, signed_headers(sub.secret, message.message_id, body))

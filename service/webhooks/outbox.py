@@ -76,13 +76,15 @@ class Head:
 
     messages: tuple[Message, ...] = ()
     later: datetime | None = None
+    lease_until: datetime | None = None  # when the job's hold on `messages` ends
 
 
 async def claim_head(store: EventStore, subscription_id: str, game_id: str, lease_s: float,
                      batch: int = 50) -> Head:
     """Lease the head of the queue and up to `batch` − 1 due messages after it. The rows are
     locked while they are looked at (PostgreSQL: FOR UPDATE; SQLite serializes writers), so a
-    second job finds the lease and leaves them."""
+    second job finds the lease and leaves them. A head whose lease ran out was held by a job
+    that never settled it (its worker killed mid-delivery): that attempt is recorded."""
     m = webhook_messages.c
     now = datetime.now(UTC)
     async with store.write() as conn:
@@ -91,6 +93,11 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
             .order_by(m.version, m.seq).limit(batch).with_for_update())).all()
         if not rows or (rows[0].lease_until is not None and as_utc(rows[0].lease_until) >= now):
             return Head()
+        if rows[0].lease_until is not None:
+            await conn.execute(sa.insert(webhook_attempts).values(
+                _interrupted(_message(rows[0]), as_utc(rows[0].lease_until), now)))
+            await conn.execute(sa.update(webhook_messages).where(
+                m.message_id == rows[0].message_id).values(lease_until=None))
         if as_utc(rows[0].next_attempt_at) > now:
             return Head(later=as_utc(rows[0].next_attempt_at))
         taken: list[Message] = []
@@ -102,7 +109,17 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
         await conn.execute(sa.update(webhook_messages).where(
             m.message_id.in_([x.message_id for x in taken])).values(
             lease_until=now + timedelta(seconds=lease_s)))
-    return Head(tuple(taken))
+    return Head(tuple(taken), lease_until=now + timedelta(seconds=lease_s))
+
+
+def _interrupted(message: Message, lease_until: datetime, now: datetime) -> dict[str, Any]:
+    """The attempt of a job that stopped before it recorded an answer: it may have been
+    delivered (receivers drop the repeat by its `webhook-id`)."""
+    return {"message_id": message.message_id, "subscription_id": message.subscription_id,
+            "ok": False, "status_code": None, "latency_ms": 0.0, "at": now,
+            "error": "interrupted: the worker delivering it stopped (killed, or cut off from "
+                     "the database) before it recorded an answer, so it may have arrived; "
+                     f"its lease ran out at {lease_until.isoformat(timespec='seconds')}"}
 
 
 def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, Any]:

@@ -24,7 +24,10 @@ class WebhookSettings:
     # enables it again.
     retry_schedule_s: tuple[float, ...] = (5.0, 300.0, 1800.0, 7200.0, 18_000.0, 36_000.0,
                                            36_000.0)
-    # How long a delivering job holds the head of a game's queue before another may take it.
-    lease_s: float = 30.0
+    # How long a delivering job holds the messages it is sending (the head of a game's queue)
+    # before another may take them. A job stops sending before its lease runs out, so it must
+    # be longer than `total_timeout_s`; it is how long a killed worker's messages, and its
+    # game's later ones, wait (and then at most a sweep interval) before they are sent again.
+    lease_s: float = 15.0
     # How often undelivered messages that are due are handed out again (0: never).
     sweep_interval_s: float = 5.0

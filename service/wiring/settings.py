@@ -141,7 +141,7 @@ def webhook_settings_from_env() -> WebhookSettings:
     for name, instead in RETIRED.items():
         if env_text(name, ""):
             raise ConfigError(f"{name} is no longer read: set {instead} instead")
-    return WebhookSettings(
+    hooks = WebhookSettings(
         allow_private=env_flag("CYA_WEBHOOKS_ALLOW_PRIVATE", d.allow_private),
         decision_deadline_s=env_number("CYA_WEBHOOKS_DECISION_DEADLINE_S",
                                        d.decision_deadline_s, float, 0.1),
@@ -155,7 +155,12 @@ def webhook_settings_from_env() -> WebhookSettings:
                                      0.0),
         sweep_interval_s=env_number("CYA_WEBHOOKS_SWEEP_INTERVAL_S", d.sweep_interval_s,
                                     float, 0.0),
+        lease_s=env_number("CYA_WEBHOOKS_LEASE_S", d.lease_s, float, 0.1),
     )
+    if hooks.lease_s <= hooks.total_timeout_s:
+        raise ConfigError(f"CYA_WEBHOOKS_LEASE_S ({hooks.lease_s:g}) must be longer than "
+                          f"CYA_WEBHOOKS_TOTAL_TIMEOUT_S ({hooks.total_timeout_s:g})")
+    return hooks
 
 
 @lru_cache(maxsize=1)
