@@ -14,7 +14,7 @@ from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings,
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
              "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",
              "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES", "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
-             "CYA_WEBHOOKS_LEASE_S")
+             "CYA_WEBHOOKS_LEASE_S", "CYA_WEBHOOKS_SECRET_OVERLAP_S")
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +41,9 @@ def test_given_values_then_they_are_read(monkeypatch):
     monkeypatch.setenv("CYA_MAX_BODY_BYTES", "1024")
     monkeypatch.setenv("CYA_WEBHOOKS_RETRY_SCHEDULE_S", "0, 5,300")
     monkeypatch.setenv("CYA_WEBHOOKS_LEASE_S", "12.5")
+    monkeypatch.setenv("CYA_WEBHOOKS_SECRET_OVERLAP_S", "0")
     settings = Settings.from_env()
+    assert settings.webhooks.secret_overlap_s == 0
     assert settings.webhooks.retry_schedule_s == (0.0, 5.0, 300.0)
     assert settings.webhooks.lease_s == 12.5
     assert (settings.state_cache, settings.state_cache_size, settings.catches_up_first,

@@ -47,8 +47,9 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
             if done and left < s.total_timeout_s:  # never send past the lease: another job
                 break  # may take the rest then; these go back, and are claimed again
             body = message.payload.encode()
-            answer = await ctx.outbound.post(
-                sub.url, body, signed_headers(sub.secret, message.message_id, body))
+            now = datetime.now(UTC)
+            answer = await ctx.outbound.post(sub.url, body, signed_headers(
+                sub.signing_secrets(now), message.message_id, body, now))
             if not answer.ok:
                 failure = outbox.Failure(message, answer, retry_in_s(
                     message.attempts + 1, s.retry_schedule_s))

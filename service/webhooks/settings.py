@@ -29,5 +29,8 @@ class WebhookSettings:
     # be longer than `total_timeout_s`; it is how long a killed worker's messages, and its
     # game's later ones, wait (and then at most a sweep interval) before they are sent again.
     lease_s: float = 15.0
+    # After a secret is rotated, requests are signed with the old one too for this long (both
+    # signatures in `webhook-signature`), so a receiver may switch secrets within it.
+    secret_overlap_s: float = 86_400.0
     # How often undelivered messages that are due are handed out again (0: never).
     sweep_interval_s: float = 5.0

@@ -156,6 +156,8 @@ def webhook_settings_from_env() -> WebhookSettings:
         sweep_interval_s=env_number("CYA_WEBHOOKS_SWEEP_INTERVAL_S", d.sweep_interval_s,
                                     float, 0.0),
         lease_s=env_number("CYA_WEBHOOKS_LEASE_S", d.lease_s, float, 0.1),
+        secret_overlap_s=env_number("CYA_WEBHOOKS_SECRET_OVERLAP_S", d.secret_overlap_s,
+                                    float, 0.0),
     )
     if hooks.lease_s <= hooks.total_timeout_s:
         raise ConfigError(f"CYA_WEBHOOKS_LEASE_S ({hooks.lease_s:g}) must be longer than "

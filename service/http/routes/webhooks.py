@@ -39,6 +39,10 @@ GameFilter = Annotated[str | None, Parameter(max_length=64, pattern=r"^[0-9A-Za-
                                              description="Only this game's.")]
 Limit = Annotated[int, Parameter(ge=1, le=200, description="At most this many.")]
 _NO_ENDPOINT = "You have no bot endpoint."
+_OVERLAP = ("The old secret keeps signing beside the new one for an overlap (24 hours unless "
+            "the service's `CYA_WEBHOOKS_SECRET_OVERLAP_S` says otherwise): "
+            "`webhook-signature` then carries both signatures, so a receiver verifying with "
+            "either accepts the request. Rotating again ends the earlier overlap.")
 
 
 async def _allowed_url(webhooks: Webhooks, url: str) -> str:
@@ -114,9 +118,11 @@ class WebhooksController(Controller):
 
     @post("/bot/rotate", operation_id="rotateBotEndpointSecret", status_code=200,
           summary="A new secret for your bot endpoint (shown once)",
-          responses=problem_responses(401, 404, 429))
+          description=_OVERLAP, responses=problem_responses(401, 404, 429))
     async def rotate_bot(self, request: Authed) -> BotEndpointSecret:
-        e = await bot_endpoints.rotate(_webhooks(request).ctx.store, request.user.player_id)
+        webhooks = _webhooks(request)
+        e = await bot_endpoints.rotate(webhooks.ctx.store, request.user.player_id,
+                                       webhooks.ctx.settings.secret_overlap_s)
         if e is None:
             raise Problem(404, "bot_endpoint_not_found", _NO_ENDPOINT)
         return BotEndpointSecret(e.url, e.created_at, e.secret_rotated_at, e.secret)
@@ -178,10 +184,12 @@ class WebhooksController(Controller):
     @post("/subscriptions/{subscription_id:str}/rotate", status_code=200,
           operation_id="rotateWebhookSubscriptionSecret",
           summary="A new secret for a subscription (shown once)",
-          responses=problem_responses(400, 401, 404, 429))
+          description=_OVERLAP, responses=problem_responses(400, 401, 404, 429))
     async def rotate(self, request: Authed, subscription_id: Id) -> SubscriptionSecret:
         await _own(request, subscription_id)
-        sub = await subscriptions.rotate(_webhooks(request).ctx.store, subscription_id)
+        webhooks = _webhooks(request)
+        sub = await subscriptions.rotate(webhooks.ctx.store, subscription_id,
+                                         webhooks.ctx.settings.secret_overlap_s)
         assert sub is not None
         return _sub_secret(sub)
 
