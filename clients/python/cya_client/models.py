@@ -476,12 +476,16 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
 
 
 class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """One POST of a message to the subscription's URL."""
+    """
+    One POST of a message to the subscription's URL. An attempt whose worker stopped before it
+    recorded an answer (killed mid-delivery) is recorded when the next one begins: `ok` false, no
+    status, latency 0, and an `error` beginning `interrupted:`.
+    """
     #: When.
     at: datetime
     #: What went wrong, for people.
     error: str | None
-    #: From sending to the whole answer (or the failure).
+    #: From sending to the whole answer (or the failure); 0 for an interrupted attempt.
     latency_ms: float
     #: Whether the receiver answered 2xx.
     ok: bool
