@@ -108,7 +108,8 @@ def test_given_the_worker_killed_while_it_delivers_then_the_message_goes_again_a
         killed = time.monotonic()
         workers.start()
         wait_for(lambda: len(arrived) >= 3, timeout=20)
-        log = deliveries(who, sub["subscription_id"])
+        log = wait_for(lambda: (found := deliveries(who, sub["subscription_id"])) and all(
+            d["delivered_at"] for d in found) and found)  # recorded once the batch is done
 
     first, again, then = arrived[:3]
     assert first[0] == again[0] != then[0]  # the same message again, then the next, in order
