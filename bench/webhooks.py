@@ -360,7 +360,7 @@ async def _bare_posts(url: str, count: int) -> float:
         start = time.perf_counter()
         for i in range(count):
             r = await client.post(url, content=body,
-                                  headers=signed_headers(secret, f"msg_{i}", body))
+                                  headers=signed_headers((secret,), f"msg_{i}", body))
             assert r.status_code == 204
         return count / (time.perf_counter() - start)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import secrets
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -45,7 +44,7 @@ def signing_secrets(secret: str, previous: str | None, previous_until: datetime 
     return (secret,)
 
 
-def signed_headers(keys: Sequence[str], message_id: str, body: bytes,
+def signed_headers(keys: tuple[str, ...], message_id: str, body: bytes,
                    at: datetime | None = None) -> dict[str, str]:
     """Signed with each of `keys` (one signature each, space-separated)."""
     at = at or datetime.now(UTC)
