@@ -113,6 +113,8 @@ def test_given_the_worker_killed_while_it_delivers_then_the_message_goes_again_a
 
     first, again, then = arrived[:3]
     assert first[0] == again[0] != then[0]  # the same message again, then the next, in order
+    print(f"sent again {again[1] - killed:.1f} s after the kill, "
+          f"{again[1] - first[1]:.1f} s after the first attempt (a 3 s lease)")
     assert again[1] - killed < 3 + 0.5 + 2.0  # the lease, a sweep interval, a worker's start
     head = next(d for d in log if d["message_id"] == first[0])
     interrupted, delivered = head["attempts"]
