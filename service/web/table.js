@@ -10,6 +10,12 @@ import { logPanel } from './logpanel.js';
 import { waitingRoom } from './waiting.js';
 import { current, session } from './store.js';
 
+// The waiting room also looks for itself this often: a seat being taken is what its creator
+// waits for, and a stream can be slow to tell (a busy server, a proxy that buffers).
+const WAITING_POLL_MS = 4000;
+// The events after which the summary (who sits where, names, status) is out of date.
+const SEATING = /^(seat_|game_started|game_ended|decision_timed_out|clock_restarted)/;
+
 export async function mount(root, { id }) {
   // Everything this page knows of the game. Only what this player's key may read is ever
   // put here: the view (own hand only), own legal commands, the summary, the redacted log.
@@ -17,6 +23,7 @@ export async function mount(root, { id }) {
   current.screen = 'table';
   current.state = st;
   let summaryStale = true, resigned = false;
+  let drawn = null; // the summary the waiting room shows
 
   // One round trip: GET /turn (view and legal commands at one version) and, when it may have
   // changed, the summary (names, seats), asked at once. Without a seat (never had one, or
@@ -26,13 +33,9 @@ export async function mount(root, { id }) {
     // (a seat just left would make the question a 403).
     if (st.summary?.status === 'lobby') {
       const detail = await api.game(id);
+      if (detail.summary.status === 'lobby') return seating(detail.summary);
       st.summary = detail.summary;
-      const me = session.playerId();
-      const seat = st.summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
-      if (st.summary.status === 'lobby') {
-        return { version: st.summary.version, turn: { view: null, seat: seat < 0 ? null : seat, deadline: null, legal_commands: [] } };
-      }
-      if (seat < 0) st.seat = null; // dealt without us: a watcher
+      if (mySeat(st.summary) < 0) st.seat = null; // dealt without us: a watcher
     }
     const askTurn = st.seat !== null && !resigned;
     const fresh = summaryStale || !askTurn;
@@ -42,11 +45,26 @@ export async function mount(root, { id }) {
       fresh ? early?.game ?? api.game(id) : null,
       !askTurn ? null : (early?.turn ?? api.turn(id)).catch((err) => (err.code === 'not_seated' ? null : Promise.reject(err))),
     ]);
+    // Not dealt yet: the seats as the summary has them, at its version. The turn was read
+    // apart from it, maybe after a seat was taken: a stream event of that seat must still
+    // count as news.
+    if (detail?.summary.status === 'lobby') return seating(detail.summary);
     if (detail) st.summary = detail.summary;
     if (turn) return { version: turn.version, turn };
     const d = detail || await api.game(id);
     st.summary = d.summary;
     return { version: d.summary.version, turn: { view: d.view, seat: null, deadline: d.summary.deadline, legal_commands: [] } };
+  }
+
+  function mySeat(summary) {
+    const me = session.playerId();
+    return summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
+  }
+
+  function seating(summary) {
+    st.summary = summary;
+    const seat = mySeat(summary);
+    return { version: summary.version, turn: { view: null, seat: seat < 0 ? null : seat, deadline: null, legal_commands: [] } };
   }
 
   const [first] = await Promise.all([load(), loadCards()]);
@@ -59,6 +77,9 @@ export async function mount(root, { id }) {
     first,
     onChange(snap) {
       const t = snap.turn, wasMine = st.legal.length > 0;
+      // The waiting room's own look found nothing new: no redraw (it would reset the
+      // focus and the "Copied" of a button).
+      if (!t.view && !st.view && st.version === snap.version && drawn === JSON.stringify(st.summary)) return;
       if (st.busy && st.until !== null && snap.version >= st.until) st.busy = false;
       Object.assign(st, { version: snap.version, view: t.view, seat: resigned ? null : t.seat, deadline: t.deadline, legal: t.legal_commands });
       st.selected = new Set([...st.selected].filter((c) => st.legal.some((cmd) => cardsOf(cmd).includes(c))));
@@ -68,11 +89,21 @@ export async function mount(root, { id }) {
       render();
     },
     onEvents(items) {
-      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out|clock_restarted)/.test(i.event.type))) summaryStale = true;
-      // A newcomer's name is in the game's summary, not in the event: fetch it first.
+      // Who sits where changed: read the summary again, even if the table already shows a
+      // version as new (the first load reads the turn and the summary apart, so the seats
+      // can be older than the version).
+      if (items.some((i) => i.version > st.summary.version && SEATING.test(i.event.type))) {
+        summaryStale = true;
+        live.reload();
+      }
+      // A newcomer's name is in the game's summary, not in the event: fetch it first. Only
+      // the names are taken: the seats come with the next snapshot, in version order.
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
       if (!unknown) log.add(items);
-      else api.game(id).then((d) => { st.summary = d.summary; }).finally(() => log.add(items));
+      else {
+        api.game(id).then((d) => { Object.assign(st.summary.names, d.summary.names); }, () => {})
+          .finally(() => log.add(items));
+      }
     },
     onStatus(status, err) {
       main.dataset.stream = status;
@@ -117,6 +148,7 @@ export async function mount(root, { id }) {
 
   function render() {
     const focused = document.activeElement?.dataset?.focus;
+    drawn = st.view ? null : JSON.stringify(st.summary);
     if (!st.view) {
       replace(main, header(), waitingRoom(st.summary, { onChanged: () => live.reload() }));
     } else {
@@ -219,5 +251,6 @@ export async function mount(root, { id }) {
       h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
   }
 
-  return () => { live.stop(); log.stop?.(); };
+  const waiting = setInterval(() => { if (!st.view && st.summary.status === 'lobby') live.reload(); }, WAITING_POLL_MS);
+  return () => { clearInterval(waiting); live.stop(); log.stop?.(); };
 }
