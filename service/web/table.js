@@ -4,7 +4,7 @@ import { api, prefetched } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
-import { cardsOf, describe, matching, targetOf } from './moves.js';
+import { cardsOf, describe, distinct, matching, targetOf } from './moves.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { waitingRoom } from './waiting.js';
@@ -205,7 +205,7 @@ export async function mount(root, { id }) {
       ondrop: (ev) => {
         ev.preventDefault();
         const card = ev.dataTransfer.getData('text/plain');
-        const fits = st.legal.filter((c) => test(c) && cardsOf(c).includes(card) && cardsOf(c).every((x) => x === card || st.selected.has(x)));
+        const fits = distinct(st.legal.filter((c) => test(c) && cardsOf(c).includes(card) && cardsOf(c).every((x) => x === card || st.selected.has(x))));
         if (fits.length === 1) send(fits[0]); else { st.selected.add(card); render(); }
       },
     });
@@ -216,7 +216,7 @@ export async function mount(root, { id }) {
       seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat) : {},
       seatActions: (seat) => {
         if (!mine || !st.selected.size) return null;
-        const aimed = matching(st.legal, st.selected).filter((c) => targetOf(c) === seat);
+        const aimed = distinct(matching(st.legal, st.selected).filter((c) => targetOf(c) === seat));
         return aimed.length ? h('div', { class: 'seat-actions' }, aimed.map((c) => moveButton(c))) : null;
       },
     };
@@ -229,7 +229,7 @@ export async function mount(root, { id }) {
 
   function moves() {
     if (st.view.status === 'finished' || st.seat === null) return null;
-    const shown = matching(st.legal, st.selected);
+    const shown = distinct(matching(st.legal, st.selected));
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
