@@ -1,10 +1,11 @@
 // The player's table (#/game/ID): the board, the moves the player may make as buttons on
 // cards and seats, the log, resign, and the scores and verification at the end.
 import { api, prefetched } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, unannounce } from './dom.js';
 import { board, seatNames } from './board.js';
-import { loadCards } from './cards.js';
+import { loadCards, typeName } from './cards.js';
 import { cardsOf, describe, distinct, matching, targetOf } from './moves.js';
+import { startDrag, takeDrop } from './drag.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { waitingRoom } from './waiting.js';
@@ -72,6 +73,7 @@ export async function mount(root, { id }) {
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
 
+  let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
     load,
     first,
@@ -107,9 +109,10 @@ export async function mount(root, { id }) {
     },
     onStatus(status, err) {
       main.dataset.stream = status;
-      if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
-      if (status === 'live') announce('');
-      if (status === 'error' || status === 'closed') announce(err?.message || 'Something went wrong.', 'error');
+      // Back: the warning goes, but not what was said since (a refused drop, your turn).
+      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
     },
   });
 
@@ -192,34 +195,55 @@ export async function mount(root, { id }) {
 
   // Cards in the hand and face-up pile tops toggle a selection; seats show the moves that
   // aim at them with the selected cards; a card dropped on a seat or the discard sends the
-  // one move that fits.
+  // one move that fits, or shows the ones that do, or says that none does.
   function hooks() {
     const mine = st.legal.length > 0 && !st.busy;
     const pick = (id, card) => card(id, {
       tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
       draggable: mine ? 'true' : null,
-      onclick: () => toggle(id), ondragstart: (ev) => ev.dataTransfer.setData('text/plain', id),
+      onclick: () => toggle(id), ondragstart: (ev) => startDrag(ev, id, { missed: dropMissed }),
     });
-    const drop = (test) => ({
+    const drop = (test, where) => ({
       ondragover: (ev) => ev.preventDefault(),
       ondrop: (ev) => {
-        ev.preventDefault();
-        const card = ev.dataTransfer.getData('text/plain');
-        const fits = distinct(st.legal.filter((c) => test(c) && cardsOf(c).includes(card) && cardsOf(c).every((x) => x === card || st.selected.has(x))));
-        if (fits.length === 1) send(fits[0]); else { st.selected.add(card); render(); }
+        const card = takeDrop(ev);
+        if (card) dropped(card, test, where);
       },
     });
+    const seatName = (seat) => (seat === st.seat ? 'your seat' : `${seatNames(st.summary)[seat]}'s seat`);
     return {
       handCard: pick,
       pileCard: (id, card) => st.legal.some((c) => c.type === 'draft_set') ? pick(id, card) : card(id),
-      discardTarget: mine ? drop((c) => c.type === 'discard') : {},
-      seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat) : {},
+      discardTarget: mine ? drop((c) => c.type === 'discard', 'the discard pile') : {},
+      seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat, seatName(seat)) : {},
       seatActions: (seat) => {
         if (!mine || !st.selected.size) return null;
         const aimed = distinct(matching(st.legal, st.selected).filter((c) => targetOf(c) === seat));
         return aimed.length ? h('div', { class: 'seat-actions' }, aimed.map((c) => moveButton(c))) : null;
       },
     };
+  }
+
+  function dropped(card, test, where) {
+    const name = typeName(st.summary.ruleset.edition, card);
+    const aimed = st.legal.filter((c) => test(c) && cardsOf(c).includes(card));
+    const fits = distinct(aimed.filter((c) => cardsOf(c).every((x) => x === card || st.selected.has(x))));
+    if (fits.length === 1) return send(fits[0]);
+    if (!aimed.length) return announce(`No move plays ${name} on ${where}.`, 'warn');
+    // Several moves (or one that takes more cards): the card is picked, and the target
+    // shows the moves there. Cards picked before stay if a move there uses them too.
+    let picked = new Set([...st.selected, card]);
+    if (!matching(aimed, picked).length) picked = new Set([card]);
+    st.selected = picked;
+    const n = distinct(matching(aimed, picked)).length;
+    render();
+    announce(`${n} move${n === 1 ? '' : 's'} with ${name} on ${where}: choose ${n === 1 ? 'it' : 'one'} there.`);
+  }
+
+  // A drag that ended on nothing that takes a card (or was called off).
+  function dropMissed(card) {
+    if (!st.legal.length || st.busy) return;
+    announce(`${typeName(st.summary.ruleset.edition, card)} was not played: drop it on a seat or on the discard pile, or pick it and choose a move.`, 'warn');
   }
 
   function moveButton(c) {

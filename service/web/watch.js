@@ -3,7 +3,7 @@
 // exactly what the server gives every watcher, never a hand. A game created with a
 // spectator delay reaches watchers that many events behind the table while it runs.
 import { api } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, unannounce } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
@@ -32,6 +32,7 @@ export async function mount(root, { id }) {
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
+  let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
     load,
     first,
@@ -43,9 +44,10 @@ export async function mount(root, { id }) {
     onEvents: (items) => log.add(items),
     onStatus(status, err) {
       main.dataset.stream = status;
-      if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
-      if (status === 'live') announce('');
-      if (status === 'closed' || status === 'error') announce(err?.message || 'Something went wrong.', 'error');
+      // Back: the warning goes (but not what was said since).
+      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
     },
   });
 
