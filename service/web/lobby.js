@@ -29,7 +29,7 @@ export async function mount(root) {
 
   replace(root, h('div', { class: 'lobby' },
     signedIn ? h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, 'My games'), mineList)
-      : h('section', { class: 'sign-in', 'aria-labelledby': 'play-title' }, h('h2', { id: 'play-title' }, 'Play'),
+      : h('section', { class: 'get-key', 'aria-labelledby': 'play-title' }, h('h2', { id: 'play-title' }, 'Play'),
         h('p', {}, 'Watch any public game below as it is played. To play, get a key: it takes a name and nothing else.'),
         h('p', {}, h('a', { class: 'button primary', href: '#/start' }, 'Get a key to play'))),
     h('section', { 'aria-labelledby': 'open-title' }, h('h2', { id: 'open-title' }, 'Public games'),

@@ -255,7 +255,7 @@ export async function mount(root, { id }) {
     if (st.view.status === 'finished' || st.seat === null) return null;
     const shown = distinct(matching(st.legal, st.selected));
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
+      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : `Waiting for the other player${st.view.seats.length === 2 ? '' : 's'}`),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
       st.legal.length ? h('p', { class: 'hint' }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
