@@ -12,9 +12,6 @@ import { current, session } from './store.js';
 
 const ANONYMOUS = null;
 
-const horizon = ({ version, status, spectator_delay: delay }) =>
-  (status === 'playing' && delay ? Math.max(version - delay, 1) : version);
-
 export async function mount(root, { id }) {
   const st = { id, summary: null, view: null, version: 0 };
   current.screen = 'watch';
@@ -22,12 +19,12 @@ export async function mount(root, { id }) {
   const main = h('div', { class: 'play' });
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
 
-  // GET /games/{id} is the summary and the spectator's view in one answer. The summary is
-  // the game as it stands; the view is as of the spectator delay's horizon (the documented
-  // rule: that many events behind while the game runs, never before version 1).
+  // GET /games/{id} is the summary and the spectator's view in one answer, both as of the
+  // spectator delay's horizon (that many events behind while the game runs, never before
+  // version 1): the summary's version is the version shown.
   const load = async () => {
     const detail = await api.game(id, { key: ANONYMOUS });
-    return { version: horizon(detail.summary), detail };
+    return { version: detail.summary.version, detail };
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
@@ -62,7 +59,7 @@ export async function mount(root, { id }) {
           seated ? h('a', { class: 'button primary', href: `#/game/${id}` }, 'Your seat') : null,
           st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
           h('a', { href: '#/lobby' }, 'Lobby'))),
-      h('p', { class: 'hint watch-note' }, st.summary.status === 'playing' && delay
+      h('p', { class: 'hint watch-note' }, ['lobby', 'playing'].includes(st.summary.status) && delay
         ? `You see this game ${delay} event${delay === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`
         : 'You see what every watcher sees: the table, never a hand.'),
       st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline })
