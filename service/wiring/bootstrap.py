@@ -11,6 +11,7 @@ from service.pipeline import Pipeline
 from service.pipeline.hooks import Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
+from service.scheduling.clock_lateness import ClockLateness
 from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import TournamentDriver, driver_for
@@ -29,6 +30,7 @@ class Services:
     publisher: Publisher
     tournaments: TournamentDriver
     webhooks: Webhooks
+    clock_lateness: ClockLateness
 
     def start(self) -> None:
         """Inside the process's event loop, where it runs its own jobs: webhook deliveries
@@ -43,6 +45,7 @@ class Services:
         await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
+        self.clock_lateness.close()
 
 
 def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None,
@@ -56,8 +59,9 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
         RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
     )
     cache = StateCache(settings.state_cache_size) if settings.state_cache else None
+    lateness = schedulers.clock_lateness_for(settings)
     pipeline = Pipeline(store, cache=cache, publisher=publisher,
-                        scheduler=scheduler or schedulers.scheduler_for(settings),
+                        scheduler=scheduler or schedulers.scheduler_for(settings, lateness),
                         conflict_retries=settings.conflict_retries,
                         catch_up_first=catch_up_first)
     schedulers.attach(pipeline.scheduler, pipeline)
@@ -66,7 +70,7 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
     if also_sweep is not None:
         also_sweep.append(tournaments.sweep)
     return Services(settings, store.engine, store, pipeline, publisher, tournaments,
-                    webhooks_for(settings, pipeline))
+                    webhooks_for(settings, pipeline), lateness)
 
 
 def webhooks_for(settings: Settings, pipeline: Pipeline) -> Webhooks:

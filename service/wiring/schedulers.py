@@ -6,10 +6,12 @@ from typing import Any
 
 from service.pipeline import Pipeline
 from service.pipeline.hooks import NoScheduler, Scheduler
+from service.scheduling.clock_lateness import ClockLateness, InProcessLateness, RedisLateness
 from service.wiring.settings import DUE_WORK_KINDS, Settings
 
 
-def scheduler_for(settings: Settings) -> Scheduler:
+def scheduler_for(settings: Settings, lateness: ClockLateness | None = None) -> Scheduler:
+    """`lateness`: told how late each clock's expiry taken in this process was."""
     match settings.due_work:
         case "rq":
             if not settings.redis_url:
@@ -26,10 +28,18 @@ def scheduler_for(settings: Settings) -> Scheduler:
                                       sweep_grace_s=settings.sweep_grace_s,
                                       outage_grace_s=settings.clock_outage_grace_s,
                                       lobby_ttl_s=settings.lobby_ttl_s,
-                                      abandon_after_s=settings.abandon_after_s)
+                                      abandon_after_s=settings.abandon_after_s,
+                                      lateness=lateness)
         case "none":
             return NoScheduler()
     raise ValueError(f"unknown due_work {settings.due_work!r}: {', '.join(DUE_WORK_KINDS)}")
+
+
+def clock_lateness_for(settings: Settings) -> ClockLateness:
+    """Where the expiries' lateness is counted: in Redis when workers take them, else here."""
+    if settings.due_work == "rq" and settings.redis_url:
+        return RedisLateness(settings.redis_url, settings.rq_queue)
+    return InProcessLateness()
 
 
 def attach(scheduler: Scheduler, pipeline: Pipeline) -> None:
