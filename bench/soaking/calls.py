@@ -58,6 +58,10 @@ class Calls:
     def in_outage(self, at: float) -> bool:
         return any(start <= at <= end + FAULT_GRACE_S for start, end in self.outages)
 
+    def overlaps(self, start: float, end: float) -> bool:
+        """Whether a fault's window (with its grace) meets [start, end]."""
+        return any(s <= end and start <= e + FAULT_GRACE_S for s, e in self.outages)
+
     def unexpected_5xx(self) -> list[tuple[float, str, int]]:
         return [e for e in self.server_errors if not self.in_outage(e[0])]
 

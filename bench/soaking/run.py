@@ -44,7 +44,7 @@ async def soak_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]
             if browser is not None:
                 browser.start()
             soak = Soak(endpoints, calls, hooks, hook_url, browser, args.think_ms / 1000)
-            lag = LoopLag(cluster.urls)
+            lag = LoopLag(cluster.urls, calls)
             watching = asyncio.create_task(lag.watch())
             control = Process("control", [sys.executable, "-m", "bench.soaking.control",
                                           str(folder / "control.json")], dict(os.environ),
