@@ -27,6 +27,7 @@ from .report import figures
 
 ROTATION = ("public", "private", "webhooks", "browser")
 LAST_SCRAPE_S = 2.5
+FAULT_EVERY_S = 60.0
 DRAIN_S = 240.0  # the longest the run waits for the games in play once time is up
 
 
@@ -128,12 +129,17 @@ def _progress(soak: Soak, backend: str) -> None:
 
 async def _inject(cluster: Cluster, calls: Calls, seconds: float,
                   log: list[dict[str, Any]], only: list[str] | None) -> None:
-    """Each fault at its share of the run, one after the other; each open as an outage from
+    """The faults in turn, one every `FAULT_EVERY_S` at most (a short run spreads one of each
+    over its time), again and again until the run's time is up; each open as an outage from
     its start until the service is whole again."""
     faults = [f for f in cluster.faults() if not only or f.name in only]
+    every = min(seconds / (len(faults) + 1), FAULT_EVERY_S)
     start = time.monotonic()
-    for n, fault in enumerate(faults, start=1):
-        await asyncio.sleep(start + seconds * n / (len(faults) + 1) - time.monotonic())
+    for n in itertools.count(1):
+        if n * every >= seconds:
+            return
+        fault = faults[(n - 1) % len(faults)]
+        await asyncio.sleep(start + n * every - time.monotonic())
         window = calls.outage()
         t0 = time.monotonic()
         print(f"[{cluster.backend}] fault: {fault.name}", flush=True)
