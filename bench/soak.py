@@ -2,21 +2,30 @@
 with what each client read judged against each finished game's log.
 
 Shapes (`--backend`): `production` (two API processes, no balancer: the clients spread over
-both; two `cya worker`s; PostgreSQL and Redis of the soak's own, on free ports) and
-`embedded` (the default: one API process, SQLite, jobs in-process); `both` runs one after the
-other. Clients, all at once: `cya-bot` runners playing from their news, the SDK's `turn()` /
+both; two `cya worker`s; PostgreSQL and Redis of the soak's own, on free ports, never the
+shared ones) and `embedded` (the default: one API process, SQLite, jobs in-process); `both`
+runs one after the other. Clients, all at once, at `--tables` tables of four kinds in turn
+(bench/soaking/tables.py): `cya-bot` runners playing from their news, the SDK's `turn()` /
 `send()` loop, plain SSE followers of every seat (public and private games, the creator's
-and the invited player's) resuming with `Last-Event-ID`, event pages, view long polls,
-watchers without a key of games with a spectator delay, a webhook bot and event subscribers
+and the invited player's) cut now and then and resumed with `Last-Event-ID`, event pages,
+view long polls, watchers without a key of games with a spectator delay (stream, pages, long
+polls, the game's summary and its line in the lobby), a webhook bot and event subscribers
 whose every signature is verified with `standardwebhooks`, and people in Chromium
 (`--pages`) playing through the web client.
 
 Checked: every read is complete, in order and leak-free against the game's `/history`
-(redacted for its caller by the store's own `redacted_for`); every game finishes and
-`/verify` passes; every webhook message the service owed was delivered; no event loop
-stalls (each API process's `cya_event_loop_lag_seconds`); no 5xx outside the windows of
-injected faults (`--faults`: kill -9 of a worker and of an API process, which are started
-again, a Redis restart and a PostgreSQL restart); p50/p99 per route as the clients saw them.
+(redacted for its caller by the store's own `redacted_for`, views by the domain's); every
+game finishes and `/verify` passes; every webhook message the service owed was delivered;
+no event loop stalls (each API process's `cya_event_loop_lag_seconds`, read every 2 s: at
+most 100 ms, or, on a machine that delays even a bare event loop beside the service more
+than that, the histogram's bucket that holds the bare loop's worst); no 5xx; p50/p99 per
+route as the clients saw them. `--faults` kills (kill -9) a worker and an API process, which
+are started again, and restarts Redis and PostgreSQL, one fault a minute at most, in turn;
+5xx answers and loop lag while a fault is open (and 10 s after it) are counted apart.
+
+The clients run niced below the service (bench/soaking/priority.py): on one machine the load
+generator would otherwise take the CPU of the service it measures. Each run's logs (every
+process's, and the clients') stay in a temporary folder that the output names.
 
 Prints progress, then the figures and targets as one JSON object on its last line; exits 1
 on a miss.
