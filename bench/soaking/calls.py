@@ -43,8 +43,8 @@ class Calls:
     def note(self, route: str, status: int, started: float, took: float) -> None:
         with self._lock:
             self.durations[route].append(took)
-            if status >= 500:
-                self.server_errors.append((started, route, status))
+            if status >= 500:  # when it was answered: a long poll opened before an outage
+                self.server_errors.append((started + took, route, status))  # ends in it
 
     def failed(self) -> None:
         with self._lock:

@@ -50,6 +50,9 @@ class LoopLag:
     outside: dict[str, Lags] = field(default_factory=dict)  # by process, over its lives
     during_faults: Lags = field(default_factory=Lags)
     samples: float = 0.0
+    # When stalls over 100 ms came outside the faults: (seconds into the run, process, the
+    # scrape's worst bucket in ms, how many).
+    episodes: list[tuple[float, str, float, int]] = field(default_factory=list)
     control: dict[str, float] = field(default_factory=dict)  # a bare loop's (control.py)
     _last: dict[str, tuple[float, dict[float, float]]] = field(default_factory=dict)
     _started: float = field(default_factory=time.time)
@@ -76,8 +79,11 @@ class LoopLag:
         self.samples += added.get(INF, 0.0)
         if self.calls.overlaps(since, now):
             self.during_faults.add(added)
-        else:
-            self.outside.setdefault(url, Lags()).add(added)
+            return
+        self.outside.setdefault(url, Lags()).add(added)
+        if (over := added.get(INF, 0.0) - added.get(0.1, 0.0)) > 0:
+            self.episodes.append((round(now - self._started, 1), url.rsplit(":", 1)[1],
+                                  round(worst(added) * 1000, 1), int(over)))
 
     @property
     def max_ms(self) -> float:

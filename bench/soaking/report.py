@@ -57,6 +57,7 @@ def figures(backend: str, soak: Soak, lag: LoopLag, calls: Calls,
         "loop_lag_by_process_ms": {url.rsplit(":", 1)[1]: round(x.worst_s * 1000, 1)
                                    for url, x in lag.outside.items()},
         "loop_lag_samples": int(lag.samples),
+        "loop_lag_episodes": lag.episodes[:40],
         "bare_loop_lag_max_ms": lag.control.get("max_ms"),
         "bare_loop_lag_over_100ms": lag.control.get("over_100ms"),
         "server_errors_outside_faults": len(unexpected),
