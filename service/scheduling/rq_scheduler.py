@@ -7,6 +7,7 @@ The job is named by its dotted path, so API processes enqueue without importing 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 from redis import Redis
@@ -55,20 +56,23 @@ def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job | N
 class RQScheduler:
     """The pipeline's after-commit hook when Redis is configured.
 
-    The enqueue is a blocking Redis round trip (RQ has no asyncio client); on a local Redis it
-    costs well under a millisecond, less than handing it to a thread would.
+    The enqueue is a blocking Redis round trip (RQ has no asyncio client), made on a thread:
+    well under a millisecond on an idle local Redis, but on a busy machine Redis waits for a
+    core too, and on the event loop each held every request of the process for 100–170 ms
+    (bench/soak.py).
     """
 
     def __init__(self, redis_url: str, queue_name: str, *, bot_delay_ms: int = 0) -> None:
-        # Blocking, on the event loop: a Redis that stops answering must not stall every
-        # request for long (redis-py 8's default is 5 seconds).
+        # A Redis that stops answering must not hold a command for long (redis-py 8's
+        # default is 5 seconds).
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         if due is not None:  # a Redis error reaches the pipeline, which leaves it to the sweeper
-            enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)
+            await asyncio.to_thread(enqueue_due, self.queue, due,
+                                    bot_delay_ms=self.bot_delay_ms)
 
     async def close(self) -> None:
         self.redis.close()

@@ -77,8 +77,8 @@ def _rq_id(job: str, key: str) -> str:
 
 
 class RQRunner:
-    """Enqueues `workers.jobs.webhook_job(name, *args)` (a blocking Redis round trip, well
-    under a millisecond on a local Redis, as for the bot moves' jobs)."""
+    """Enqueues `workers.jobs.webhook_job(name, *args)`: a blocking Redis round trip, made on
+    a thread as the bot moves' jobs are (`RQScheduler`)."""
 
     def __init__(self, redis_url: str, queue_name: str) -> None:
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
@@ -91,10 +91,11 @@ class RQRunner:
         if key is not None:
             options["job_id"] = _rq_id(job, key)
         if delay_s > 0:
-            self.queue.enqueue_in(timedelta(seconds=delay_s), "workers.jobs.webhook_job",
-                                  job, *args, **options)
+            await asyncio.to_thread(self.queue.enqueue_in, timedelta(seconds=delay_s),
+                                    "workers.jobs.webhook_job", job, *args, **options)
         else:
-            self.queue.enqueue("workers.jobs.webhook_job", job, *args, **options)
+            await asyncio.to_thread(self.queue.enqueue, "workers.jobs.webhook_job", job, *args,
+                                    **options)
 
     async def close(self) -> None:
         self.redis.close()
