@@ -1,5 +1,7 @@
-"""After-commit hooks: publish (game, version) for the API's streams (`publishers.py`); tell the
-scheduler (`service.scheduling`) what the game now waits for. Both are hints.
+"""What a pipeline tells of its commits (`CommitHooks`, given at its construction): the outbox is
+asked inside the transaction; after it, the listeners are told, the publisher publishes (game,
+version) for the API's streams (`publishers.py`) and the scheduler (`service.scheduling`) hears
+what the game now waits for. All but the outbox are hints.
 """
 
 from __future__ import annotations
@@ -7,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.pipeline.publishers import PlayerNews
@@ -17,7 +20,6 @@ from service.table.game import Game
 log = logging.getLogger(__name__)
 
 HINT_PAUSE_S = 5.0
-
 
 
 class Publisher(Protocol):
@@ -33,9 +35,18 @@ class Publisher(Protocol):
 
 
 class Scheduler(Protocol):
-    """Told after every commit what the game now waits for (the `due_work` row, or None)."""
+    """Told after every commit what the game now waits for (the `due_work` row, or None).
+
+    Its lifecycle: built with the pipeline whose commands its work runs, if it runs any
+    (`service.wiring.execution`); `start`ed in the process's event loop at startup (the
+    in-process one resumes at once the work owed from before a restart); `close`d at
+    shutdown."""
+
+    def start(self) -> None: ...
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 class CommitListener(Protocol):
@@ -55,10 +66,28 @@ class CommitOutbox(Protocol):
 
 
 class NoScheduler:
-    """Until the workers exist: due work waits in the table for a sweeper."""
+    """Due work waits in the table (for a test that drives every seat, or a one-shot command)."""
+
+    def start(self) -> None:
+        return None
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         return None
+
+    async def close(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class CommitHooks:
+    """Everything a pipeline tells of its commits, fixed when it is built."""
+
+    scheduler: Scheduler = field(default_factory=NoScheduler)
+    outbox: CommitOutbox | None = None
+    # Told in this order, before the publish and the schedule.
+    listeners: tuple[CommitListener, ...] = ()
+    # Told the id of each game that ends (a tournament's driver).
+    game_over: Callable[[str], Awaitable[None]] | None = None
 
 
 class CommitHints:

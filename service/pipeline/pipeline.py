@@ -12,7 +12,7 @@ import functools
 import hashlib
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -22,14 +22,7 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import (
-    CommitHints,
-    CommitListener,
-    CommitOutbox,
-    NoScheduler,
-    Publisher,
-    Scheduler,
-)
+from service.pipeline.hooks import CommitHints, CommitHooks, Publisher, Scheduler
 from service.pipeline.outcome import Outcome, OutcomeStatus
 from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
@@ -88,31 +81,30 @@ class Pipeline:
         *,
         cache: StateCache | None = None,
         publisher: Publisher | None = None,
-        scheduler: Scheduler | None = None,
+        hooks: CommitHooks | Callable[[Pipeline], CommitHooks] | None = None,
         conflict_retries: int = 8,
         catch_up_first: bool = False,
         master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
+        """`hooks`: what the pipeline tells of its commits (None: nothing), or the function that
+        builds them with it when the work they start runs its commands (a bot's move in this
+        process)."""
         self.store = store
         # Replays and benchmarks pass fixed seeds; the server's are secret and fresh.
         self.master_seeds = master_seeds
         self.cache = cache
         self.publisher: Publisher = publisher or LocalPublisher()
-        self.scheduler: Scheduler = scheduler or NoScheduler()
-        self.hints = CommitHints(self.publisher, self.scheduler)
-        # Told after every commit (webhooks): each a hint, after the publish and the schedule.
-        self.listeners: list[CommitListener] = []
-        # Asked what a commit owes its outbox (webhooks' messages), written in its transaction.
-        self.outbox: CommitOutbox | None = None
         self.retries = conflict_retries
-        # Told the id of each game that ends (a tournament's runner listens): a hint, like
-        # the others; the tournaments' sweepers catch what a failed one misses.
-        self.game_over: Callable[[str], Awaitable[None]] | None = None
         # Other processes write this log too: decide on the game as of the log's end, one read
         # of the events past the cached version. Decided on a cached game that is behind, a
         # command's append fails, fails the group it was written with (whose every command is
         # then written alone), and is decided again.
         self.catch_up_first = catch_up_first
+        # Last, once the rest is set: a hook built here keeps the pipeline for later.
+        self.hooks = (CommitHooks() if hooks is None else
+                      hooks if isinstance(hooks, CommitHooks) else hooks(self))
+        self.scheduler: Scheduler = self.hooks.scheduler
+        self.hints = CommitHints(self.publisher, self.scheduler)
 
     # Entry points.
 
@@ -267,11 +259,12 @@ class Pipeline:
         after = advance(clocked(game, decided.game, at), last.version, last.hash, at)
         rows = read_model_rows(after, lobby_changed=command.creating
                                or after.lobby is not game.lobby)
-        if self.outbox is not None:
+        if self.hooks.outbox is not None:
             # Like a projection, not a hint: a commit whose messages cannot be told (the
             # subscriptions unread, the database away) must not happen, since nothing would
             # ever owe them again. The command fails instead (a 503 the client retries).
-            rows = replace(rows, messages=await self.outbox.owed(game, after, batch.stored))
+            rows = replace(rows, messages=await self.hooks.outbox.owed(game, after,
+                                                                       batch.stored))
         try:
             await self.store.commit(batch, rows)
         except AppendRejected:
@@ -286,7 +279,7 @@ class Pipeline:
             self.cache.put(after)
         # The listeners first: what follows from this commit (the next bot move, a client
         # that reads the answer) comes after they are told, so they are told in log order.
-        for listener in self.listeners:
+        for listener in self.hooks.listeners:
             await self.hints.send(
                 "listen", functools.partial(listener.committed, game, after, batch.stored),
                 "could not tell a listener of version %d of game %s", after.version,
@@ -297,8 +290,8 @@ class Pipeline:
                 "finished"):  # the ratings count it now (the sweepers will if this fails)
             await self.hints.send("rate", lambda: ratings.catch_up(self.store),
                                   "could not rate game %s yet", command.game_id)
-        if self.game_over is not None and game.status != after.status and after.over:
-            told = self.game_over
+        if self.hooks.game_over is not None and game.status != after.status and after.over:
+            told = self.hooks.game_over
             await self.hints.send("game_over", lambda: told(command.game_id),
                                   "could not tell that game %s ended", command.game_id)
         return Outcome(command.game_id, after.version, tuple(batch.stored))

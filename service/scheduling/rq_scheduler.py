@@ -66,6 +66,9 @@ class RQScheduler:
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
 
+    def start(self) -> None:
+        """Nothing to start: the workers run the jobs, their sweeper finds the lost ones."""
+
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         if due is not None:  # a Redis error reaches the pipeline, which leaves it to the sweeper
             enqueue_due(self.queue, due, bot_delay_ms=self.bot_delay_ms)

@@ -7,6 +7,7 @@ import pytest
 
 from service.domain import GameView, RuleViolation
 from service.pipeline import Pipeline
+from service.pipeline.hooks import CommitHooks
 from service.projections.due import overdue
 from service.projections.games import LobbyFilter, game_access, lobby_page
 from service.projections.views import body_from_rows, view_rows
@@ -30,8 +31,14 @@ class RecordingScheduler:
     def __init__(self) -> None:
         self.calls: list[tuple[str, DueWork | None]] = []
 
+    def start(self) -> None:
+        return None
+
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         self.calls.append((game_id, due))
+
+    async def close(self) -> None:
+        return None
 
 
 async def test_a_lobby_fills_and_starts_only_when_full_and_by_its_creator(services):
@@ -82,7 +89,7 @@ async def test_creating_twice_with_one_key_finds_the_same_game(services):
 
 async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
     scheduler = RecordingScheduler()
-    p = Pipeline(services.store, scheduler=scheduler)
+    p = Pipeline(services.store, hooks=CommitHooks(scheduler))
     game_id = await started_game(p, humans=1, clock=60)
     calls = [c for c in scheduler.calls if c[0] == game_id]
     assert calls[0][1] is None  # in the lobby nothing is due

@@ -1,7 +1,7 @@
 """Who runs a tournament's `advance`, and when: after its creation, after each of its games
 ends (the pipeline's `game_over` hint), and from the sweepers for a tournament whose log has
 stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio tasks in
-this process on the embedded default.
+this process on the embedded default (`service.wiring.execution` chooses).
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ class _Driver:
     def __init__(self, pipeline: Pipeline) -> None:
         self.runner = TournamentRunner(pipeline, self.wake)
         self.store = pipeline.store
-        pipeline.game_over = self.game_over
 
     async def wake(self, tournament_id: str) -> None:
         raise NotImplementedError
@@ -114,9 +113,3 @@ def enqueue_advance(queue: object, tournament_id: str) -> None:
                   f"{secrets.token_hex(4)}", job_timeout=300, result_ttl=0, failure_ttl=3600,
                   retry=Retry(max=3, interval=[1, 2, 4]))
 
-
-def driver_for(pipeline: Pipeline, due_work: str, redis_url: str | None,
-               queue_name: str) -> TournamentDriver:
-    if due_work == "rq" and redis_url:
-        return RQTournaments(pipeline, redis_url, queue_name)
-    return InProcessTournaments(pipeline)
