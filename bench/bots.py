@@ -9,14 +9,7 @@ Redis database index of its own, both cleaned up after), two `cya worker` proces
 Prints the figures and targets as one JSON object on its last line; exits 1 on a miss.
 """
 
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# bench/http.py would shadow the standard library's `http` for every script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 import argparse
 import asyncio
@@ -27,8 +20,10 @@ import random
 import signal
 import statistics
 import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import asyncpg

@@ -8,7 +8,7 @@ its own (uvicorn, a fresh SQLite file, bot moves in-process, rate limits off):
 (b) 1,000 per-player news streams open on the process (500 two-player games between them,
     each seat a streaming player that answers its `your_turn` news with a random legal
     command after a random pause: about 25 commands a second in all, `--rate`; aiohttp as the
-    load generator, as in bench/http.py: httpx's async client with 1,000 open streams was
+    load generator, as in bench/http_api.py: httpx's async client with 1,000 open streams was
     itself the bottleneck, and measured its own queue): p99 from sending the command that
     commits to the awaited seat's `your_turn` news on its stream ≤ 50 ms (the clock starts
     before the request, so the figure includes the commit itself; the first 1,000 samples);
@@ -19,14 +19,7 @@ its own (uvicorn, a fresh SQLite file, bot moves in-process, rate limits off):
 Prints the figures and targets as one JSON object on its last line; exits 1 on a miss.
 """
 
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# bench/http.py would shadow the standard library's `http` for every script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 import argparse
 import asyncio
@@ -37,11 +30,12 @@ import random
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-import aiohttp
 import httpx
 from cya_client import Client, models
 from cya_client.bot import Plan, Runner
@@ -148,7 +142,7 @@ def game_time_ratio(base: str, games: int) -> dict[str, Any]:
 # -- (b) 1,000 news streams -----------------------------------------------------------------
 
 class Streams:
-    """The load generator of (b): aiohttp, as in bench/http.py, light enough that 1,000 open
+    """The load generator of (b): aiohttp, as in bench/http_api.py, light enough that 1,000 open
     streams measure the server rather than the client."""
 
     def __init__(self, base: str, players: int, samples: int, pause_s: float) -> None:
@@ -164,6 +158,8 @@ class Streams:
         self.timeline: list[tuple[float, float]] = []  # (sent, latency ms), for --timeline
 
     async def run(self) -> dict[str, Any]:
+        import aiohttp  # the bench extra's: `--help` runs without it
+
         async with aiohttp.ClientSession(
                 self.base, connector=aiohttp.TCPConnector(limit=0),
                 timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as http:

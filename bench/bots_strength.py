@@ -19,13 +19,10 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
-
-from service.bots import Ismcts, expert_policy, greedy_policy  # noqa: E402
-from service.bots.ismcts import DEFAULT_BUDGET_S  # noqa: E402
-from service.domain import (  # noqa: E402
+from service.bots import Ismcts, expert_policy, greedy_policy
+from service.bots.ismcts import DEFAULT_BUDGET_S
+from service.domain import (
     EndMode,
     SeatCommand,
     StartGame,
@@ -35,7 +32,7 @@ from service.domain import (  # noqa: E402
     player_view,
     preset,
 )
-from service.domain.views import GameView  # noqa: E402
+from service.domain.views import GameView
 
 TARGET_ISMCTS_P95_MS = 150.0
 TARGET_ISMCTS_MAX_BUDGETS = 2.0

@@ -14,28 +14,22 @@ targets as one JSON object on its last line; exits 1 when a target is missed.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
 import os
-import sys
+import statistics
+import time
+import uuid
+from typing import Any
 
-# This folder holds `http.py`, named like the standard library's `http`: keep it off the path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+import asyncpg
+from litestar.testing import AsyncTestClient
 
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from typing import Any  # noqa: E402
-
-import asyncpg  # noqa: E402
-from litestar.testing import AsyncTestClient  # noqa: E402
-
-from service.http.app import create_app  # noqa: E402
-from service.http.settings import HttpSettings  # noqa: E402
-from service.store.migrate import upgrade  # noqa: E402
-from service.wiring.settings import Settings  # noqa: E402
+from service.http.app import create_app
+from service.http.settings import HttpSettings
+from service.store.migrate import upgrade
+from service.wiring.settings import Settings
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 TARGETS = {"mine_ms": 10.0, "newest_ms": 10.0}

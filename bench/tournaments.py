@@ -12,14 +12,7 @@ measured in the same run, after the tournament). A warm-up of a few games comes 
 Prints the figures and targets as one JSON object on its last line; exits 1 on a miss.
 """
 
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# bench/http.py would shadow the standard library's `http` for every script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 import argparse
 import asyncio
@@ -28,8 +21,10 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any, cast
 
 import asyncpg

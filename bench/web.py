@@ -19,14 +19,7 @@ targets as one JSON object on its last line; exits 1 on a miss.
     .venv/bin/python bench/web.py [--samples N] [--loads N]
 """
 
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# bench/http.py would shadow the standard library's `http` for every script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 import argparse
 import json
@@ -34,8 +27,10 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -43,7 +38,7 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.processes import free_port, wait_healthy
+from tests.processes import free_port, wait_healthy  # noqa: E402  (from the root, put first above)
 
 CHROMIUM = os.environ.get("CYA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

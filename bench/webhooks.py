@@ -18,14 +18,7 @@ another can be added; `--only NAME` runs one. Prints one JSON object on its last
 1 on a miss.
 """
 
-# ruff: noqa: E402  (imports follow the sys.path fix below)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# bench/http.py would shadow the standard library's `http` for every script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 import argparse
 import asyncio
@@ -35,6 +28,7 @@ import random
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -42,6 +36,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -365,7 +360,7 @@ async def _bare_posts(url: str, count: int) -> float:
         start = time.perf_counter()
         for i in range(count):
             r = await client.post(url, content=body,
-                                  headers=signed_headers(secret, f"msg_{i}", body))
+                                  headers=signed_headers((secret,), f"msg_{i}", body))
             assert r.status_code == 204
         return count / (time.perf_counter() - start)
 

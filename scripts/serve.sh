@@ -5,13 +5,23 @@
 # Set CYA_DATABASE_URL / CYA_REDIS_URL for production, HOST and PORT as you like. Without
 # Redis run one API process (this one): streams and cached views rely on it seeing every write;
 # with Redis, start more processes behind a balancer.
+#
+# The install runs only when pyproject.toml has changed since the last one (its hash is kept in
+# .venv/.cya-pyproject.sha256): the service is installed editable, so a change to the code needs
+# no install, and a restart serves in seconds instead of waiting for pip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install --quiet --upgrade pip
-.venv/bin/pip install --quiet -e .
+stamp=.venv/.cya-pyproject.sha256
+wanted=$(.venv/bin/python -c \
+  'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  .venv/bin/pip install --quiet --upgrade pip
+  .venv/bin/pip install --quiet -e .
+  echo "$wanted" > "$stamp"  # only once the install has succeeded
+fi
 .venv/bin/cya db upgrade
 exec .venv/bin/uvicorn --factory service.http.app:app_from_env \
   --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --no-access-log

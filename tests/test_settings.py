@@ -15,7 +15,8 @@ from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings,
 
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
              "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",
-             "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES")
+             "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES", "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
+             "CYA_WEBHOOKS_LEASE_S", "CYA_WEBHOOKS_SECRET_OVERLAP_S")
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +41,13 @@ def test_given_values_then_they_are_read(monkeypatch):
     monkeypatch.setenv("CYA_DUE_WORK", "none")
     monkeypatch.setenv("CYA_VIEWS_FROM_MEMORY", "0")
     monkeypatch.setenv("CYA_MAX_BODY_BYTES", "1024")
+    monkeypatch.setenv("CYA_WEBHOOKS_RETRY_SCHEDULE_S", "0, 5,300")
+    monkeypatch.setenv("CYA_WEBHOOKS_LEASE_S", "12.5")
+    monkeypatch.setenv("CYA_WEBHOOKS_SECRET_OVERLAP_S", "0")
     settings = Settings.from_env()
+    assert settings.webhooks.secret_overlap_s == 0
+    assert settings.webhooks.retry_schedule_s == (0.0, 5.0, 300.0)
+    assert settings.webhooks.lease_s == 12.5
     assert (settings.state_cache, settings.state_cache_size, settings.catches_up_first,
             settings.sweep_grace_s, settings.due_work) == (False, 64, True, 0.5, "none")
     http = HttpSettings.from_env()
@@ -59,6 +66,14 @@ def test_given_values_then_they_are_read(monkeypatch):
     ("CYA_BOT_DELAY_MS", "-5", "CYA_BOT_DELAY_MS must be an integer of at least 0"),
     ("CYA_SSE_HEARTBEAT_SECONDS", "0", "CYA_SSE_HEARTBEAT_SECONDS must be an integer of at "
                                        "least 1"),
+    ("CYA_WEBHOOKS_RETRY_SCHEDULE_S", "5s,1m", "CYA_WEBHOOKS_RETRY_SCHEDULE_S must be "
+                                              "comma-separated numbers, not '5s,1m'"),
+    ("CYA_WEBHOOKS_RETRY_SCHEDULE_S", "5,-1", "CYA_WEBHOOKS_RETRY_SCHEDULE_S must be numbers "
+                                             "of at least 0.0"),
+    ("CYA_WEBHOOKS_LEASE_S", "5", r"CYA_WEBHOOKS_LEASE_S \(5\) must be longer than "
+                                  r"CYA_WEBHOOKS_TOTAL_TIMEOUT_S \(10\)"),
+    ("CYA_WEBHOOKS_DISABLE_AFTER", "10", "CYA_WEBHOOKS_DISABLE_AFTER is no longer read: set "
+                                         "CYA_WEBHOOKS_RETRY_SCHEDULE_S instead"),
 ])
 def test_given_an_unusable_value_then_the_error_names_the_variable(monkeypatch, name, value,
                                                                    message):

@@ -48,7 +48,8 @@ def take_due_decision(game_id: str, version: int, kind: str, seat: int) -> str:
     return rt.loop.run_until_complete(
         decision_job.take_due_decision(
             rt.services.pipeline, game_id, version, kind, seat,
-            outage_grace_s=rt.services.settings.clock_outage_grace_s)
+            outage_grace_s=rt.services.settings.clock_outage_grace_s,
+            lateness=rt.services.clock_lateness.observe)
     )
 
 

@@ -19,12 +19,13 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, License, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
+from service.http.bodies import BodyRequest
 from service.http.context import Runtime, rate_limit_identity
 from service.http.feeds import Feeds
 from service.http.metrics import request_metrics
 from service.http.openapi import DocumentedStructSchemaPlugin, finish_document
 from service.http.player_feeds import PlayerFeeds
-from service.http.problems import EXCEPTION_HANDLERS, BodyRequest, allow_header
+from service.http.problems import EXCEPTION_HANDLERS, allow_header
 from service.http.rate_limit import (
     CountingRateLimitConfig,
     RedisWindows,
@@ -158,7 +159,7 @@ class Api(Litestar):
         """Every path template's methods, from all the routes at it."""
         found: dict[str, set[str]] = {}
         for route in self.routes:
-            found.setdefault(route.path, set()).update(route.methods)
+            found.setdefault(route.path_format, set()).update(route.methods)
         return found
 
     def _allowing(self, scope: Any, send: Any) -> Any:

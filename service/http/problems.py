@@ -7,7 +7,6 @@ a database that cannot be reached is a 503 the client may retry.
 
 from __future__ import annotations
 
-import functools
 import logging
 import sqlite3
 from typing import Annotated, Any
@@ -16,7 +15,7 @@ import asyncpg
 import msgspec
 import sqlalchemy.exc
 from litestar import Request, Response
-from litestar.exceptions import ClientException, HTTPException, SerializationException
+from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
@@ -78,11 +77,6 @@ class Problem(ProblemDetailsException):
         )
 
 
-@functools.cache
-def _strict_decoder(annotation: Any) -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder(annotation, strict=True)
-
-
 def header(request: Request[Any, Any, Any], name: bytes) -> str | None:
     """A header's first value straight from the ASGI headers (names come lower-cased), without
     the case-insensitive copy of every header that `request.headers` builds."""
@@ -90,75 +84,6 @@ def header(request: Request[Any, Any, Any], name: bytes) -> str | None:
         if key == name:
             return value.decode("latin-1")
     return None
-
-
-class BodyRequest(Request[Any, Any, Any]):
-    """The app's request class: a JSON body is held to its route's type as the document
-    states it.
-
-    - The body is decoded once, strictly, into the route's type (Litestar's signature model
-      passes the result through). Litestar's own decoding is lenient (`0` for `false`, `"4"`
-      for `4`), as it must be for query strings; a body that does not fit the schema is
-      refused instead, so a client's mistake shows at once rather than being guessed at.
-    - Litestar answers 400 to a body msgspec cannot decode, but only for msgspec's own
-      DecodeError: msgspec raises UnicodeDecodeError for a body that is not UTF-8 and
-      RecursionError for JSON nested too deeply, and both were 500s.
-    - A route whose body is required answers a request without one with a 400 that says so.
-    """
-
-    @property
-    def content_length(self) -> int | None:
-        # Litestar's reads it from `headers`, that copy of every header.
-        value = header(self, b"content-length")
-        try:
-            return int(value) if value else None
-        except ValueError:
-            raise ClientException(f"Invalid content-length: {value!r}") from None
-
-    async def body(self) -> bytes:
-        # Litestar drops an empty body and then reports the missing argument as "'data'".
-        body = await super().body()
-        if not body:
-            data = self.route_handler.parsed_data_field
-            if data is not None and not (data.has_default or data.is_optional):
-                raise malformed(self, "body", "data", "This operation needs a JSON body.")
-        return body
-
-    async def json(self) -> Any:
-        data = self.route_handler.parsed_data_field
-        try:
-            if data is None:
-                return await super().json()
-            body = await self.body() or b"null"
-            try:
-                return _strict_decoder(data.annotation).decode(body)
-            except msgspec.ValidationError as exc:
-                if "Expected `int`, got `float`" not in str(exc):
-                    raise
-                # JSON Schema counts 2.0 as an integer, as the contract's `integer` says: read
-                # whole numbers written as decimals as integers, and hold the rest as strictly.
-                return msgspec.convert(_whole_numbers(msgspec.json.decode(body)),
-                                       data.annotation, strict=True)
-        except msgspec.ValidationError as exc:
-            message, _, where = str(exc).partition(" - at `$")
-            raise malformed(self, "body", where.strip(".`") or "data", message) from None
-        except msgspec.DecodeError as exc:  # as Litestar's own decoding
-            raise SerializationException(str(exc)) from exc
-        except UnicodeDecodeError as exc:
-            raise SerializationException("The body is not valid UTF-8.") from exc
-        except RecursionError as exc:
-            raise SerializationException("The body's JSON is nested too deeply.") from exc
-
-
-def _whole_numbers(value: Any) -> Any:
-    """A decoded JSON document with every float that is a whole number as an int."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_whole_numbers(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _whole_numbers(v) for k, v in value.items()}
-    return value
 
 
 # Failures the HTTP layer itself detects.
@@ -197,10 +122,11 @@ def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None
                    legal_commands=legal if legal is not None else [])
 
 
+# The statuses Litestar itself answers in this app (a body it cannot read, a route or method
+# there is none of, a body too large, the rate limit); the README's table lists each code.
 _HTTP_CODES = {
-    400: "malformed_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 406: "not_acceptable", 413: "body_too_large",
-    415: "unsupported_media_type", 429: "rate_limited",
+    400: "malformed_request", 401: "unauthorized", 404: "not_found",
+    405: "method_not_allowed", 413: "body_too_large", 429: "rate_limited",
 }
 
 
@@ -339,7 +265,7 @@ def problem_responses(*statuses: int, database: bool = True) -> dict[int, Respon
         s: ResponseSpec(
             data_container=ProblemBody, media_type=MEDIA_TYPE, generate_examples=False,
             description=_DESCRIPTIONS[s],
-            examples=[Example(summary=_HTTP_CODES.get(s, "problem"), value={
+            examples=[Example(summary=_EXAMPLE_CODE[s], value={
                 "type": PROBLEM_TYPE + _EXAMPLE_CODE[s].replace("_", "-"),
                 "title": _EXAMPLE_CODE[s].replace("_", " ").capitalize(),
                 "status": s, "detail": _DESCRIPTIONS[s], "code": _EXAMPLE_CODE[s]})],

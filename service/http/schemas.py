@@ -169,7 +169,8 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
         doc("Seconds a human seat has for each decision, 1 to 86,400; null: no clock."),
     ] | None = None
     timeout_policy: Annotated[
-        NewTimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+        NewTimeoutPolicy, doc("What happens when a human seat's decision is not taken in "
+                              "time, and who plays a resigned seat.")
     ] = NewTimeoutPolicy()
     spectator_delay: Annotated[
         int, msgspec.Meta(ge=0, le=1_000), doc(SPECTATOR_DELAY_DOC + " 0 to 1,000.")

@@ -101,11 +101,14 @@ class SubscriptionList(msgspec.Struct):
 
 
 class DeliveryAttemptOut(msgspec.Struct):
-    """One POST of a message to the subscription's URL."""
+    """One POST of a message to the subscription's URL. An attempt whose worker stopped
+    before it recorded an answer (killed mid-delivery) is recorded when the next one begins:
+    `ok` false, no status, latency 0, and an `error` beginning `interrupted:`."""
 
     ok: Annotated[bool, doc("Whether the receiver answered 2xx.")]
     status_code: Annotated[int | None, doc("The HTTP status answered, if any.")]
-    latency_ms: Annotated[float, doc("From sending to the whole answer (or the failure).")]
+    latency_ms: Annotated[float, doc("From sending to the whole answer (or the failure); 0 "
+                                     "for an interrupted attempt.")]
     error: Annotated[str | None, doc("What went wrong, for people.")]
     at: Annotated[datetime, doc("When.")]
 

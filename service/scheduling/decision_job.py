@@ -15,6 +15,7 @@ import asyncio
 import functools
 import logging
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -95,9 +96,12 @@ async def current(pipeline: Pipeline, game_id: str, version: int) -> Game:
 async def take_due_decision(
     pipeline: Pipeline, game_id: str, version: int, kind: str, seat: int,
     *, now: datetime | None = None, outage_grace_s: float = OUTAGE_GRACE_S,
+    lateness: Callable[[float], None] | None = None,
 ) -> Result:
     """`now`: the time the job runs at (tests let a clock run out without waiting for it).
-    `outage_grace_s`: how late an expiry may be taken before the clock restarts instead."""
+    `outage_grace_s`: how late an expiry may be taken before the clock restarts instead.
+    `lateness`: told how late past its deadline each expiry this job takes was committed
+    (`clock_lateness.py`)."""
     try:
         game = await current(pipeline, game_id, version)
     except GameNotFound:
@@ -127,10 +131,13 @@ async def take_due_decision(
             )
         elif kind == DEADLINE and isinstance(controller, HumanSeat):
             late = -_seconds_until(deadline(game), now)
-            if late > outage_grace_s and not game.clock_restarted:
-                await restart_clock(pipeline, game, seat, controller, late)
+            restarts = late > outage_grace_s and not game.clock_restarted
+            outcome = await (restart_clock(pipeline, game, seat, controller, late) if restarts
+                             else take_expired(pipeline, game, seat, controller, kind))
+            if lateness is not None and not outcome.replayed:  # its first copy told it
+                lateness(-_seconds_until(deadline(game), now))
+            if restarts:
                 return "restarted"
-            outcome = await take_expired(pipeline, game, seat, controller, kind)
         else:
             return "moved_on"
     except (VersionConflict, IdempotencyKeyReused, RuleViolation) as exc:

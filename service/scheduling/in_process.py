@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from service.pipeline import Pipeline
 from service.projections import ratings
 from service.projections.due import overdue
+from service.scheduling.clock_lateness import ClockLateness
 from service.scheduling.decision_job import OUTAGE_GRACE_S, take_due_decision
 from service.scheduling.idle_games import end_if_idle, idle_candidates
 from service.table.clock import BOT_TURN, DueWork
@@ -26,15 +27,17 @@ log = logging.getLogger(__name__)
 
 class InProcessScheduler:
     """Built by the pipeline whose commands its work runs (`Pipeline(hooks=...)`).
-    `also_sweep`: more to sweep, from packages above this one (the tournaments' stalled runs)."""
+    `also_sweep`: more to sweep, from packages above this one (the tournaments' stalled runs).
+    `lateness`: told how late each clock's expiry taken here was."""
 
     def __init__(self, pipeline: Pipeline, *, bot_delay_ms: int = 0,
                  sweep_interval_s: float = 3.0, sweep_grace_s: float = 5.0,
                  outage_grace_s: float = OUTAGE_GRACE_S, lobby_ttl_s: float = 86_400.0,
-                 abandon_after_s: float = 7 * 86_400.0,
+                 abandon_after_s: float = 7 * 86_400.0, lateness: ClockLateness | None = None,
                  also_sweep: Sequence[Callable[[], Awaitable[object]]] = ()) -> None:
         self.pipeline = pipeline
         self.lobby_ttl_s, self.abandon_after_s = lobby_ttl_s, abandon_after_s
+        self.lateness = lateness
         self.bot_delay_ms = bot_delay_ms
         self.sweep_interval_s = sweep_interval_s
         self.sweep_grace_s = sweep_grace_s
@@ -74,7 +77,9 @@ class InProcessScheduler:
             await asyncio.sleep(wait)
         try:
             await take_due_decision(self.pipeline, due.game_id, due.version, due.kind, due.seat,
-                                    outage_grace_s=self.outage_grace_s)
+                                    outage_grace_s=self.outage_grace_s,
+                                    lateness=None if self.lateness is None
+                                    else self.lateness.observe)
         except Exception:
             # The row stays due; the sweep loop tries again.
             log.exception("due work for game %s failed", due.game_id)

@@ -228,6 +228,9 @@ bot_endpoints = sa.Table(
     sa.Column("secret", sa.String(128), nullable=False),
     sa.Column("created_at", Timestamp, nullable=False),
     sa.Column("secret_rotated_at", Timestamp, nullable=False),
+    # The secret before the last rotation, still signing beside `secret` until then.
+    sa.Column("previous_secret", sa.String(128), nullable=True),
+    sa.Column("previous_secret_until", Timestamp, nullable=True),
 )
 
 # Every POST of a decision to a bot endpoint, with what came of it.
@@ -262,6 +265,8 @@ webhook_subscriptions = sa.Table(
     sa.Column("failures", sa.Integer, nullable=False),  # consecutive failed attempts
     sa.Column("disabled_reason", sa.Text, nullable=True),
     sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("previous_secret", sa.String(128), nullable=True),  # as for bot endpoints
+    sa.Column("previous_secret_until", Timestamp, nullable=True),
     sa.Index("ix_webhook_subscriptions_player", "player_id"),
 )
 

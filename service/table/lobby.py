@@ -49,10 +49,11 @@ SeatHolder = HumanSeat | BotSeat
 
 
 TIMEOUT_POLICY_DOC = (
-    "What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the\n"
-    "expired decision; after `hand_over_after` consecutive timeouts the seat is the bot's for\n"
-    "the rest of the game. Without a turn clock only `bot_level` counts: it plays the seat of\n"
-    "a player who resigns.")
+    "What happens when a human seat's decision is not taken in time (its turn clock runs out,\n"
+    "or, with or without a clock, the player's bot endpoint gives no legal answer by its\n"
+    "deadline): a bot of `bot_level` takes the decision; after `hand_over_after` consecutive\n"
+    "timeouts the seat is the bot's for the rest of the game. A bot of `bot_level` also plays\n"
+    "the seat of a player who resigns.")
 TIMEOUT_BOT_LEVEL_DOC = ("How the bot that takes expired decisions, and the seat of a player "
                          "who resigns, plays: `random`, `greedy`, `expert` or `ismcts`.")
 HAND_OVER_AFTER_DOC = (
@@ -107,7 +108,8 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
         int | None, doc("Seconds a human seat has for each decision; null: no clock.")
     ]
     timeout_policy: Annotated[
-        TimeoutPolicy, doc("What happens when a human seat's turn clock runs out.")
+        TimeoutPolicy, doc("What happens when a human seat's decision is not taken in time,"
+                           " and who plays a resigned seat.")
     ]
     public: Annotated[
         bool,

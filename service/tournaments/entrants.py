@@ -26,7 +26,8 @@ class BotEntrant(msgspec.Struct, frozen=True, gc=False, tag="bot", tag_field="ki
                  forbid_unknown_fields=True):
     """One of the server's built-in bots. Several entrants may share a level."""
 
-    level: Annotated[str, doc("The bot level: `random` or `greedy`.")]
+    level: Annotated[str, doc("The bot level: `random`, `greedy`, `expert` or `ismcts`; "
+                              "GET /v1/rulesets describes each.")]
 
 
 Entrant = PlayerEntrant | BotEntrant

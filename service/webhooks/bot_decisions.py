@@ -93,10 +93,10 @@ async def _ask(ctx: Deliveries, game: Game, seat: int, endpoint: BotEndpoint, du
     msg = message_id(game.game_id, game.version)
     pause = FIRST_PAUSE_S
     while True:
-        remaining = (due - datetime.now(UTC)).total_seconds()
-        answer = await ctx.outbound.post(endpoint.url, body,
-                                         signed_headers(endpoint.secret, msg, body),
-                                         total_s=remaining)
+        now = datetime.now(UTC)
+        answer = await ctx.outbound.post(
+            endpoint.url, body, signed_headers(endpoint.signing_secrets(now), msg, body, now),
+            total_s=(due - now).total_seconds())
         retry = answer.kind == "network_error" or (
             answer.kind == "http_error" and (answer.status or 0) >= 500)
         if not answer.ok:

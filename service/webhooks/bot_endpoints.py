@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from service.store.event_store import EventStore
 from service.store.records import as_utc
 from service.store.tables import bot_attempts, bot_endpoints
-from service.webhooks.signing import new_secret
+from service.webhooks.signing import new_secret, rotated, signing_secrets
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,12 @@ class BotEndpoint:
     secret: str
     created_at: datetime
     secret_rotated_at: datetime
+    previous_secret: str | None = None  # still signing beside `secret` until then
+    previous_secret_until: datetime | None = None
+
+    def signing_secrets(self, at: datetime) -> tuple[str, ...]:
+        return signing_secrets(self.secret, self.previous_secret, self.previous_secret_until,
+                               at)
 
 
 @dataclass(frozen=True)
@@ -47,8 +53,10 @@ class BotAttempt:
 
 
 def _endpoint(row: Any) -> BotEndpoint:
+    until = row.previous_secret_until
     return BotEndpoint(row.player_id, row.url, row.secret, as_utc(row.created_at),
-                       as_utc(row.secret_rotated_at))
+                       as_utc(row.secret_rotated_at), row.previous_secret,
+                       None if until is None else as_utc(until))
 
 
 async def register(store: EventStore, player_id: str, url: str) -> BotEndpoint:
@@ -69,12 +77,13 @@ async def endpoint_of(conn: AsyncConnection, player_id: str) -> BotEndpoint | No
     return None if row is None else _endpoint(row)
 
 
-async def rotate(store: EventStore, player_id: str) -> BotEndpoint | None:
+async def rotate(store: EventStore, player_id: str, overlap_s: float) -> BotEndpoint | None:
+    """A new secret; the old one still signs beside it for `overlap_s`."""
     now = datetime.now(UTC)
     async with store.write() as conn:
         done = await conn.execute(sa.update(bot_endpoints).where(
-            bot_endpoints.c.player_id == player_id).values(secret=new_secret(),
-                                                           secret_rotated_at=now))
+            bot_endpoints.c.player_id == player_id).values(
+            secret_rotated_at=now, **rotated(bot_endpoints, overlap_s, now)))
         return await endpoint_of(conn, player_id) if done.rowcount else None
 
 

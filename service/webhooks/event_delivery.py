@@ -1,9 +1,10 @@
 """Deliver a subscription's messages of one game, in order: the head of the queue, signed;
-on success the next; on failure the message is due again after an exponential backoff, and
-the job stops (nothing later of that game may overtake it)."""
+on success the next; on failure the message is due again after the next wait of the retry
+schedule, and the job stops (nothing later of that game may overtake it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from service.webhooks import outbox, subscriptions
@@ -12,9 +13,10 @@ from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 
 
-def backoff_s(attempts: int, base_s: float, max_s: float) -> float:
-    """After the `attempts`-th failure: base × 2^(attempts − 1), capped."""
-    return float(min(base_s * 2 ** min(attempts - 1, 40), max_s))
+def retry_in_s(attempts: int, schedule: Sequence[float]) -> float | None:
+    """After a message's `attempts`-th failed attempt: the wait before the next, or None when
+    the schedule is spent."""
+    return schedule[attempts - 1] if attempts <= len(schedule) else None
 
 
 def queue_key(subscription_id: str, game_id: str) -> str:
@@ -39,21 +41,25 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
             return sent
         done: list[tuple[outbox.Message, Answer]] = []
         failure: outbox.Failure | None = None
+        assert head.lease_until is not None
         for message in head.messages:  # in order; a failure stops the rest
+            left = (head.lease_until - datetime.now(UTC)).total_seconds()
+            if done and left < s.total_timeout_s:  # never send past the lease: another job
+                break  # may take the rest then; these go back, and are claimed again
             body = message.payload.encode()
-            answer = await ctx.outbound.post(
-                sub.url, body, signed_headers(sub.secret, message.message_id, body))
+            now = datetime.now(UTC)
+            answer = await ctx.outbound.post(sub.url, body, signed_headers(
+                sub.signing_secrets(now), message.message_id, body, now))
             if not answer.ok:
-                failure = outbox.Failure(message, answer, backoff_s(
-                    message.attempts + 1, s.retry_base_s, s.retry_max_s))
+                failure = outbox.Failure(message, answer, retry_in_s(
+                    message.attempts + 1, s.retry_schedule_s))
                 break
             done.append((message, answer))
         unsent = list(head.messages[len(done) + (failure is not None):])
-        enabled = await outbox.settle(ctx.store, subscription_id, done, failure, unsent,
-                                      s.disable_after)
+        enabled = await outbox.settle(ctx.store, subscription_id, done, failure, unsent)
         sent += len(done)
         if failure is not None:
-            if enabled:
+            if enabled and failure.retry_in_s is not None:
                 await ctx.runner.run("deliver_events", (subscription_id, game_id),
                                      delay_s=failure.retry_in_s,
                                      key=queue_key(subscription_id, game_id))

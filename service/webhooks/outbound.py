@@ -1,79 +1,29 @@
 """Every request the service sends out, through one guarded client: no redirects followed, a
 size limit on answers, a connect and a total timeout, and no connection to a private,
-loopback or link-local address unless the settings allow it.
+loopback or link-local address, nor to one that reaches such an address through a translator
+(`destinations.py`), unless the settings allow it.
 
 The address check happens when the connection is made, on the address connected to (the
 client's network backend resolves the name itself and connects to the address it checked), so
 a name that resolves to a public address at registration and to a private one later is
-refused too.
+refused too; and every URL's form is checked again before it is sent, so a URL stored under
+an older policy is refused (a recorded attempt) instead of failing the job.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 import httpcore
 import httpx
 
+from service.webhooks.destinations import UrlRefused, check_url_form, resolve_allowed
 from service.webhooks.settings import WebhookSettings
 
 AnswerKind = Literal["ok", "http_error", "network_error", "timeout", "too_large", "refused"]
-MAX_URL_LENGTH = 2048
-
-
-class UrlRefused(ValueError):
-    """A URL the service will not send to; the message says why."""
-
-
-def check_url_form(url: str) -> str:
-    """The URL if it is one the service may send to as written (scheme, host, no user info);
-    where it resolves to is checked at connection time (`resolve_allowed`)."""
-    if len(url) > MAX_URL_LENGTH:
-        raise UrlRefused(f"A URL may be at most {MAX_URL_LENGTH} characters long.")
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018  # raises for a port out of range
-    except ValueError as exc:
-        raise UrlRefused(f"Not a URL: {exc}.") from None
-    if parts.scheme not in ("http", "https"):
-        raise UrlRefused("The URL's scheme must be http or https.")
-    if not parts.hostname:
-        raise UrlRefused("The URL has no host.")
-    if parts.username is not None or parts.password is not None:
-        raise UrlRefused("The URL may not carry a user name or password.")
-    return url
-
-
-def _forbidden(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
-
-
-async def resolve_allowed(host: str, port: int, allow_private: bool) -> str:
-    """The address to connect to for `host`: refused when any address it resolves to is not a
-    public one (private, loopback, link-local, reserved), unless `allow_private`."""
-    try:
-        infos = await asyncio.get_running_loop().getaddrinfo(
-            host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        raise UrlRefused(f"The host {host!r} does not resolve ({exc}).") from None
-    addresses = [str(info[4][0]) for info in infos]
-    if not addresses:
-        raise UrlRefused(f"The host {host!r} does not resolve.")
-    if not allow_private:
-        bad = [a for a in addresses if _forbidden(a)]
-        if bad:
-            raise UrlRefused(f"The host {host!r} resolves to {bad[0]}, a private, loopback or "
-                             "link-local address: refused.")
-    return addresses[0]
 
 
 class _GuardedBackend(httpcore.AsyncNetworkBackend):
@@ -146,8 +96,12 @@ class Outbound:
         if total <= 0:
             return answer("timeout", None, b"", "no time left before the deadline")
         try:
+            parsed = check_url_form(url)
+        except UrlRefused as exc:
+            return answer("refused", None, b"", f"The URL is refused: {exc}")
+        try:
             async with asyncio.timeout(total):
-                async with self.client().stream("POST", url, content=body,
+                async with self.client().stream("POST", parsed, content=body,
                                                 headers=headers) as r:
                     data = bytearray()
                     async for chunk in r.aiter_bytes():

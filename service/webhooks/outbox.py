@@ -76,13 +76,15 @@ class Head:
 
     messages: tuple[Message, ...] = ()
     later: datetime | None = None
+    lease_until: datetime | None = None  # when the job's hold on `messages` ends
 
 
 async def claim_head(store: EventStore, subscription_id: str, game_id: str, lease_s: float,
                      batch: int = 50) -> Head:
     """Lease the head of the queue and up to `batch` − 1 due messages after it. The rows are
     locked while they are looked at (PostgreSQL: FOR UPDATE; SQLite serializes writers), so a
-    second job finds the lease and leaves them."""
+    second job finds the lease and leaves them. A head whose lease ran out was held by a job
+    that never settled it (its worker killed mid-delivery): that attempt is recorded."""
     m = webhook_messages.c
     now = datetime.now(UTC)
     async with store.write() as conn:
@@ -91,6 +93,11 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
             .order_by(m.version, m.seq).limit(batch).with_for_update())).all()
         if not rows or (rows[0].lease_until is not None and as_utc(rows[0].lease_until) >= now):
             return Head()
+        if rows[0].lease_until is not None:
+            await conn.execute(sa.insert(webhook_attempts).values(
+                _interrupted(_message(rows[0]), as_utc(rows[0].lease_until), now)))
+            await conn.execute(sa.update(webhook_messages).where(
+                m.message_id == rows[0].message_id).values(lease_until=None))
         if as_utc(rows[0].next_attempt_at) > now:
             return Head(later=as_utc(rows[0].next_attempt_at))
         taken: list[Message] = []
@@ -102,7 +109,17 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
         await conn.execute(sa.update(webhook_messages).where(
             m.message_id.in_([x.message_id for x in taken])).values(
             lease_until=now + timedelta(seconds=lease_s)))
-    return Head(tuple(taken))
+    return Head(tuple(taken), lease_until=now + timedelta(seconds=lease_s))
+
+
+def _interrupted(message: Message, lease_until: datetime, now: datetime) -> dict[str, Any]:
+    """The attempt of a job that stopped before it recorded an answer: it may have been
+    delivered (receivers drop the repeat by its `webhook-id`)."""
+    return {"message_id": message.message_id, "subscription_id": message.subscription_id,
+            "ok": False, "status_code": None, "latency_ms": 0.0, "at": now,
+            "error": "interrupted: the worker delivering it stopped (killed, or cut off from "
+                     "the database) before it recorded an answer, so it may have arrived; "
+                     f"its lease ran out at {lease_until.isoformat(timespec='seconds')}"}
 
 
 def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, Any]:
@@ -115,16 +132,15 @@ def _attempt_row(message: Message, answer: Answer, now: datetime) -> dict[str, A
 class Failure:
     message: Message
     answer: Answer
-    retry_in_s: float
+    retry_in_s: float | None  # None: it failed the retry schedule's last attempt
 
 
 async def settle(store: EventStore, subscription_id: str,
                  sent: list[tuple[Message, Answer]], failure: Failure | None,
-                 unsent: list[Message], disable_after: int) -> bool:
+                 unsent: list[Message]) -> bool:
     """One batch's outcome in one transaction: the delivered messages, the one that failed
     (due again in `retry_in_s`), the leases of those not tried given back. Whether the
-    subscription is still enabled (it is disabled at `disable_after` consecutive failed
-    attempts)."""
+    subscription is still enabled (a message that failed its last attempt disables it)."""
     now = datetime.now(UTC)
     m, s = webhook_messages.c, webhook_subscriptions.c
     this = s.subscription_id == subscription_id
@@ -148,26 +164,35 @@ async def settle(store: EventStore, subscription_id: str,
         await conn.execute(sa.update(webhook_messages).where(
             m.message_id == failure.message.message_id).values(
             attempts=m.attempts + 1, lease_until=None,
-            next_attempt_at=now + timedelta(seconds=failure.retry_in_s)))
+            next_attempt_at=now + timedelta(seconds=failure.retry_in_s or 0.0)))
         await conn.execute(sa.update(webhook_subscriptions).where(this).values(
             failures=s.failures + 1))
-        await conn.execute(sa.update(webhook_subscriptions).where(
-            this, s.enabled, s.failures >= disable_after).values(
-            enabled=False, disabled_reason=f"{disable_after} consecutive failed deliveries; "
-            f"the last: {failure.answer.error}"))
+        if failure.retry_in_s is None:
+            first = failure.message.created_at
+            await conn.execute(sa.update(webhook_subscriptions).where(this, s.enabled).values(
+                enabled=False, disabled_reason=(
+                    f"{failure.message.message_id} failed all "
+                    f"{failure.message.attempts + 1} attempts of the retry schedule over "
+                    f"{_span(now - first)}; the last: {failure.answer.error}")))
         enabled = (await conn.execute(sa.select(s.enabled).where(this))).scalar()
     return bool(enabled)
 
 
+def _span(t: timedelta) -> str:
+    seconds = t.total_seconds()
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds:.1f} s"
+
+
 async def redeliver(store: EventStore, subscription_id: str, message_id: str) -> str | None:
-    """The message owed again (after those before it in its game that still wait): its
-    game, or None for no such message."""
+    """The message owed again (after those before it in its game that still wait), with the
+    whole retry schedule before it: its game, or None for no such message."""
     m = webhook_messages.c
     async with store.write() as conn:
         game_id = (await conn.execute(
             sa.update(webhook_messages)
             .where(m.message_id == message_id, m.subscription_id == subscription_id)
-            .values(delivered_at=None, next_attempt_at=datetime.now(UTC), lease_until=None)
+            .values(delivered_at=None, next_attempt_at=datetime.now(UTC), lease_until=None,
+                    attempts=0)
             .returning(m.game_id))).scalar()
     return None if game_id is None else str(game_id)
 

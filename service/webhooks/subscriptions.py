@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from service.store.event_store import EventStore
 from service.store.records import as_utc
 from service.store.tables import webhook_messages, webhook_subscriptions
-from service.webhooks.signing import new_secret
+from service.webhooks.signing import new_secret, rotated, signing_secrets
 
 # The types of message a subscription may ask for (`outbox.messages_of_commit`).
 EVENT_TYPES: Final = ("seated", "game_started", "your_turn", "game_finished", "events")
@@ -34,14 +34,22 @@ class Subscription:
     failures: int
     disabled_reason: str | None
     created_at: datetime
+    previous_secret: str | None = None  # still signing beside `secret` until then
+    previous_secret_until: datetime | None = None
+
+    def signing_secrets(self, at: datetime) -> tuple[str, ...]:
+        return signing_secrets(self.secret, self.previous_secret, self.previous_secret_until,
+                               at)
 
 
 def _subscription(row: Any) -> Subscription:
     types = row.event_types
     if isinstance(types, str):
         types = msgspec.json.decode(types)
+    until = row.previous_secret_until
     return Subscription(row.subscription_id, row.player_id, row.url, row.secret, tuple(types),
-                        row.enabled, row.failures, row.disabled_reason, as_utc(row.created_at))
+                        row.enabled, row.failures, row.disabled_reason, as_utc(row.created_at),
+                        row.previous_secret, None if until is None else as_utc(until))
 
 
 class TooMany(Exception):
@@ -84,17 +92,19 @@ async def enabled(conn: AsyncConnection) -> list[Subscription]:
     return [_subscription(r) for r in rows]
 
 
-async def rotate(store: EventStore, subscription_id: str) -> Subscription | None:
+async def rotate(store: EventStore, subscription_id: str, overlap_s: float
+                 ) -> Subscription | None:
+    """A new secret; the old one still signs beside it for `overlap_s`."""
     async with store.write() as conn:
         await conn.execute(sa.update(webhook_subscriptions).where(
             webhook_subscriptions.c.subscription_id == subscription_id).values(
-            secret=new_secret()))
+            **rotated(webhook_subscriptions, overlap_s, datetime.now(UTC))))
         return await get(conn, subscription_id)
 
 
 async def enable(store: EventStore, subscription_id: str) -> list[str]:
-    """Enabled again, its failures forgotten and its waiting messages due now: the games
-    whose messages wait."""
+    """Enabled again, its failures forgotten and its waiting messages due now, each with the
+    whole retry schedule before it: the games whose messages wait."""
     now = datetime.now(UTC)
     async with store.write() as conn:
         await conn.execute(sa.update(webhook_subscriptions).where(
@@ -103,7 +113,7 @@ async def enable(store: EventStore, subscription_id: str) -> list[str]:
         waiting = webhook_messages.c.subscription_id == subscription_id, \
             webhook_messages.c.delivered_at.is_(None)
         await conn.execute(sa.update(webhook_messages).where(*waiting).values(
-            next_attempt_at=now, lease_until=None))
+            next_attempt_at=now, lease_until=None, attempts=0))
         return list((await conn.execute(sa.select(webhook_messages.c.game_id).where(
             *waiting).distinct())).scalars())
 

@@ -9,6 +9,7 @@ from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
+from service.scheduling.clock_lateness import ClockLateness
 from service.store.backends import open_store
 from service.tournaments.runner.drivers import TournamentDriver
 from service.webhooks.dispatch import Webhooks
@@ -23,6 +24,7 @@ class Services:
 
     tournaments: TournamentDriver
     webhooks: Webhooks
+    clock_lateness: ClockLateness
 
     def __init__(self, settings: Settings, *, scheduler: Scheduler | None = None,
                  catch_up_first: bool = False) -> None:
@@ -43,6 +45,7 @@ class Services:
     def _hooks(self, scheduler: Scheduler | None, pipeline: Pipeline) -> CommitHooks:
         work = work_for(self.settings, pipeline, scheduler)
         self.tournaments, self.webhooks = work.tournaments, work.webhooks
+        self.clock_lateness = work.clock_lateness
         return CommitHooks(work.scheduler, outbox=work.webhooks, listeners=(work.webhooks,),
                            game_over=work.tournaments.game_over)
 
@@ -60,6 +63,7 @@ class Services:
         await self.store.close()
         await self.publisher.close()
         await self.engine.dispose()
+        self.clock_lateness.close()
 
 
 def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None,

@@ -53,6 +53,20 @@ def env_number(name: str, default: N, kind: type[N], minimum: N) -> N:
     return value
 
 
+def env_numbers(name: str, default: tuple[float, ...], minimum: float) -> tuple[float, ...]:
+    """A comma-separated list of at least one number (`5,300,1800`)."""
+    raw = env_text(name, "")
+    if not raw:
+        return default
+    try:
+        values = tuple(float(part) for part in raw.split(","))
+    except ValueError:
+        raise ConfigError(f"{name} must be comma-separated numbers, not {raw!r}") from None
+    if not all(math.isfinite(v) and v >= minimum for v in values):
+        raise ConfigError(f"{name} must be numbers of at least {minimum}, not {raw!r}")
+    return values
+
+
 def env_flag(name: str, default: bool) -> bool:
     raw = env_text(name, "").lower()
     if not raw:
@@ -127,9 +141,18 @@ class Settings:
         )
 
 
+# Settings this code no longer reads: one still set would be ignored without a word.
+RETIRED = {"CYA_WEBHOOKS_RETRY_BASE_S": "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
+           "CYA_WEBHOOKS_RETRY_MAX_S": "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
+           "CYA_WEBHOOKS_DISABLE_AFTER": "CYA_WEBHOOKS_RETRY_SCHEDULE_S"}
+
+
 def webhook_settings_from_env() -> WebhookSettings:
     d = WebhookSettings()
-    return WebhookSettings(
+    for name, instead in RETIRED.items():
+        if env_text(name, ""):
+            raise ConfigError(f"{name} is no longer read: set {instead} instead")
+    hooks = WebhookSettings(
         allow_private=env_flag("CYA_WEBHOOKS_ALLOW_PRIVATE", d.allow_private),
         decision_deadline_s=env_number("CYA_WEBHOOKS_DECISION_DEADLINE_S",
                                        d.decision_deadline_s, float, 0.1),
@@ -139,12 +162,18 @@ def webhook_settings_from_env() -> WebhookSettings:
                                    float, 0.1),
         max_answer_bytes=env_number("CYA_WEBHOOKS_MAX_ANSWER_BYTES", d.max_answer_bytes,
                                     int, 1),
-        retry_base_s=env_number("CYA_WEBHOOKS_RETRY_BASE_S", d.retry_base_s, float, 0.0),
-        retry_max_s=env_number("CYA_WEBHOOKS_RETRY_MAX_S", d.retry_max_s, float, 0.0),
-        disable_after=env_number("CYA_WEBHOOKS_DISABLE_AFTER", d.disable_after, int, 1),
+        retry_schedule_s=env_numbers("CYA_WEBHOOKS_RETRY_SCHEDULE_S", d.retry_schedule_s,
+                                     0.0),
         sweep_interval_s=env_number("CYA_WEBHOOKS_SWEEP_INTERVAL_S", d.sweep_interval_s,
                                     float, 0.0),
+        lease_s=env_number("CYA_WEBHOOKS_LEASE_S", d.lease_s, float, 0.1),
+        secret_overlap_s=env_number("CYA_WEBHOOKS_SECRET_OVERLAP_S", d.secret_overlap_s,
+                                    float, 0.0),
     )
+    if hooks.lease_s <= hooks.total_timeout_s:
+        raise ConfigError(f"CYA_WEBHOOKS_LEASE_S ({hooks.lease_s:g}) must be longer than "
+                          f"CYA_WEBHOOKS_TOTAL_TIMEOUT_S ({hooks.total_timeout_s:g})")
+    return hooks
 
 
 @lru_cache(maxsize=1)

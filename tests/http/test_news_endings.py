@@ -41,7 +41,8 @@ def idle_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     upgrade(url)
     live = serve(Settings(database_url=url, due_work="in_process", sweep_interval_s=0.2,
                           lobby_ttl_s=1.0, abandon_after_s=1.0,
-                          webhooks=WebhookSettings(allow_private=True, retry_base_s=0.1)))
+                          webhooks=WebhookSettings(allow_private=True,
+                                                    retry_schedule_s=(0.1, 0.2, 0.4, 0.8))))
     yield live
     stop(live)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 import sqlite3
 import threading
@@ -477,6 +478,22 @@ async def test_given_options_or_a_method_a_path_lacks_then_allow_names_all_its_m
         for r in wrong:
             assert (r.status_code, r.headers["allow"]) == (405, methods), (path, r.request)
             assert r.json()["code"] == "method_not_allowed"
+
+
+async def test_given_any_path_of_the_contract_then_allow_names_exactly_its_methods(api):
+    # On OPTIONS and on a 405: the contract's methods, with HEAD beside GET and OPTIONS
+    # itself, which the app answers on every path. OPTIONS left DELETE out at
+    # /v1/webhooks/subscriptions/{subscription_id}.
+    for template, item in DOCUMENT["paths"].items():
+        methods = {m.upper() for m in item if m in ("get", "post", "put", "patch", "delete")}
+        methods |= {"OPTIONS"} | ({"HEAD"} if "GET" in methods else set())
+
+        path = re.sub(r"\{[^}]+\}", "x1", template)
+        options, put = await api.http.options(path), await api.http.put(path)
+
+        allow = ", ".join(sorted(methods))
+        assert (options.status_code, options.headers.get("allow")) == (204, allow), template
+        assert (put.status_code, put.headers.get("allow")) == (405, allow), template
 
 
 async def test_given_the_contract_then_no_header_parameter_admits_null(api):

@@ -12,7 +12,8 @@ import httpx
 from litestar import post
 from litestar.testing import create_test_client
 
-from service.http.problems import EXCEPTION_HANDLERS, BodyRequest
+from service.http.bodies import BodyRequest
+from service.http.problems import EXCEPTION_HANDLERS
 
 from .api import Api
 from .conftest import TEST_HTTP, serve, stop

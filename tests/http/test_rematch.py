@@ -35,6 +35,8 @@ async def test_given_a_finished_game_when_a_player_asks_then_the_rematch_rotates
     assert new["seats"][(ann_seat + 1) % 2] is None
     assert new["invited"][(ann_seat + 1) % 2] == ann.player_id
     assert again.status_code == 200 and again.json()["game_id"] == new["game_id"]
+    assert_fits(again, "/v1/games/{game_id}/rematch")
+    assert again.headers["location"] == f"/v1/games/{new['game_id']}"
     assert stranger.status_code == 403 and stranger.json()["code"] == "not_seated"
     old = (await api.http.get(f"/v1/games/{game_id}")).json()["summary"]
     assert old["rematch"] == new["game_id"]

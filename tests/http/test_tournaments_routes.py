@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import datetime
 from typing import Any
 
 from .api import Api, Player
@@ -63,6 +64,9 @@ async def test_given_a_players_round_robin_when_its_game_is_played_then_it_ends_
     listed = await api.http.get("/v1/tournaments", params={"status": "finished", "limit": 100})
     assert_fits(listed, "/v1/tournaments")
     assert tid in {t["tournament_id"] for t in listed.json()["tournaments"]}
+    # A `date-time` carries its zone (SQLite hands back times without one).
+    assert all(datetime.fromisoformat(t["created_at"]).tzinfo is not None
+               for t in listed.json()["tournaments"])
 
 
 async def test_given_bad_tournaments_then_each_is_a_400_naming_its_field(api: Api):

@@ -1,5 +1,6 @@
 """`cya-bot` as a person runs it: a new player, games against built-in bots, the results; and
-Ctrl-C, once (finish the game in play) and twice (resign it)."""
+Ctrl-C, once (finish the game in play) and twice (resign it), also a game dealt a moment
+before the runner heard of it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from .conftest import Server
+import msgspec
+from cya_client.models import BotSeat, NewGame
+
+from .conftest import Server, player
 
 CYA_BOT = str(Path(sys.executable).parent / "cya-bot")
 EXAMPLES = Path(__file__).resolve().parents[2] / "clients" / "python" / "examples"
@@ -79,3 +84,37 @@ def test_given_ctrl_c_twice_then_the_game_in_play_is_resigned(embedded: Server,
     assert proc.returncode == 130, err
     assert "resigned game " in err and "a bot plays seat" in err
     assert " finished: " not in out
+
+
+def test_given_a_game_dealt_before_the_runner_heard_of_it_then_ctrl_c_resigns_it(
+        embedded: Server, tmp_path: Path):
+    """The runner still counts the game as in the lobby (its `game_started` news has not been
+    read yet), so it asks to leave; the game has started and leave is refused. Without a
+    resign the seat would wait 7 days for the game to be abandoned."""
+    creator, runner_player = player(embedded.url, "creator"), player(embedded.url, "runner")
+    game_id = creator.games.create(msgspec.convert(
+        {"ruleset": {"players": 2}, "bots": [], "public": False}, NewGame)).game_id
+    (bot := tmp_path / "slow_bot.py").write_text(SLOW_BOT)
+    proc = subprocess.Popen(
+        [CYA_BOT, "play", str(bot), "--server", embedded.url, "--key",
+         str(runner_player.api_key), "--join", game_id, "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _until(lambda: None not in creator.games.get(game_id).summary.seats)
+
+    proc.send_signal(signal.SIGSTOP)  # the runner hears nothing from here on...
+    creator.games.start(game_id)  # ...of the deal
+    proc.send_signal(signal.SIGINT)  # pending until it runs again: nothing is started for it
+    proc.send_signal(signal.SIGCONT)
+    _, err = proc.communicate(timeout=60)
+
+    assert proc.returncode == 130, err
+    assert f"resigned game {game_id}" in err, err
+    seats = creator.games.get(game_id).summary.seats
+    assert seats[1] == BotSeat(level="random")
+
+
+def _until(condition: Callable[[], bool], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)

@@ -25,8 +25,9 @@ from tests.workers.conftest import (  # noqa: F401  (PostgreSQL, Redis and `cya 
 
 from .servers import serving
 
-HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=2.5, retry_base_s=0.1,
-                        retry_max_s=2.0, disable_after=4, sweep_interval_s=0.5)
+# A message is tried 4 times, 0.1, 0.2 and 0.4 s apart, then its subscription is disabled.
+HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=2.5,
+                        retry_schedule_s=(0.1, 0.2, 0.4), sweep_interval_s=0.5)
 
 
 def service(tmp_path: Path, hooks: WebhookSettings = HOOKS) -> Iterator[httpx.Client]:

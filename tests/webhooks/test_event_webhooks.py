@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
 from standardwebhooks.webhooks import Webhook
 
+from service.webhooks.settings import WebhookSettings
+
 from . import bots
+from .conftest import HOOKS, service
 from .servers import Answer, Client, Received, Receiver, player, serving, wait_for
 from .test_bot_endpoints import bot_game, events_of, finished
 
@@ -90,7 +97,7 @@ def test_given_a_receiver_that_fails_at_first_then_messages_are_retried_with_bac
     assert [r.status for r in first] == [503, 503, 503, 200]
     assert len({r.headers["webhook-id"] for r in first}) == 1  # one message, four attempts
     gaps = [b.at - a.at for a, b in itertools.pairwise(first)]
-    assert gaps[0] >= 0.09 and gaps[1] >= 0.18 and gaps[2] >= 0.36  # 0.1 s × 2^n
+    assert gaps[0] >= 0.09 and gaps[1] >= 0.18 and gaps[2] >= 0.36  # the retry schedule
     assert [p["type"] for p in payloads(receiver.received)] == ["game_started",
                                                                 "game_finished"]
     started = deliveries(bot, sub["subscription_id"])[-1]
@@ -113,7 +120,8 @@ def test_given_sustained_failure_then_the_subscription_is_disabled_until_its_own
         path = f"/v1/webhooks/subscriptions/{sub['subscription_id']}"
         game = bot_game(bot)
         disabled = wait_for(lambda: (s := bot.get(path).json())["enabled"] is False and s)
-        assert disabled["failures"] == 4 and "4 consecutive failed" in disabled["disabled_reason"]
+        assert disabled["failures"] == 4
+        assert "failed all 4 attempts of the retry schedule" in disabled["disabled_reason"]
         wait_for(lambda: finished(bot, game))
         tried = len(receiver.received)
         assert tried == 4  # disabled: nothing more is sent
@@ -132,6 +140,41 @@ def test_given_sustained_failure_then_the_subscription_is_disabled_until_its_own
     versions = [p["version"] for p in got]
     assert versions == sorted(versions)
     assert all(d["delivered_at"] for d in deliveries(bot, sub["subscription_id"]))
+
+
+def test_given_a_receiver_that_stays_down_then_it_is_tried_on_the_schedule_before_disabling(
+        tmp_path: Path) -> None:
+    # The schedule is a setting: here 0.3 s, then 0.9 s (Svix's by default, 27.6 hours).
+    receiver = Receiver(down)
+    with serving(receiver) as url, contextmanager(service)(
+            tmp_path, replace(HOOKS, retry_schedule_s=(0.3, 0.9))) as api:
+        owner = player(api, "down")
+        sub = subscribe(owner, url, ["game_started", "your_turn"])
+        path = f"/v1/webhooks/subscriptions/{sub['subscription_id']}"
+        game = owner.post("/v1/games", {"ruleset": {"players": 2},
+                                        "bots": [{"level": "random"}]}).json()["game_id"]
+        assert owner.post(f"/v1/games/{game}/start").status_code == 200
+        disabled = wait_for(lambda: (s := owner.get(path).json())["enabled"] is False and s)
+        time.sleep(1.0)  # nothing more is tried once it is disabled
+        log = deliveries(owner, sub["subscription_id"])
+
+    assert len(receiver.received) == 3  # the first attempt and the schedule's two retries
+    assert len({r.headers["webhook-id"] for r in receiver.received}) == 1
+    gaps = [b.at - a.at for a, b in itertools.pairwise(receiver.received)]
+    assert 0.3 <= gaps[0] < 0.8 and 0.9 <= gaps[1] < 1.6, gaps
+    assert "failed all 3 attempts" in disabled["disabled_reason"]
+    head = next(d for d in log if d["message_id"] == receiver.received[0].headers["webhook-id"])
+    assert [a["status_code"] for a in head["attempts"]] == [500, 500, 500]
+
+
+def test_given_the_default_schedule_then_a_receiver_has_more_than_a_day_to_come_back() -> None:
+    schedule = WebhookSettings().retry_schedule_s
+    assert schedule == (5, 300, 1800, 7200, 18_000, 36_000, 36_000)  # Svix's
+    assert sum(schedule) > 27 * 3600
+
+
+async def down(headers: dict[str, str], body: bytes) -> Answer:
+    return 500, b""
 
 
 def test_given_a_delivered_message_when_redelivered_then_it_arrives_again_with_its_id(

@@ -3,6 +3,7 @@ enqueues; the worker POSTs each decision to the bot and each message to the rece
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -18,9 +19,9 @@ from tests.workers.conftest import Workers
 
 from . import bots
 from .conftest import HOOKS
-from .servers import Receiver, player, serving, wait_for
+from .servers import Answer, Receiver, player, serving, wait_for
 from .test_bot_endpoints import attempts_of, bot_game, events_of, finished
-from .test_event_webhooks import subscribe, takes_all
+from .test_event_webhooks import deliveries, subscribe, takes_all
 
 
 @pytest.fixture
@@ -75,3 +76,47 @@ def test_given_the_worker_killed_while_it_asks_a_bot_then_the_decision_still_exp
     assert "bot endpoint gave no legal answer within 2.5 seconds" in timed_out["reason"]
     assert took < 15  # the deadline, the sweeper's grace and interval, the game's bot moves
     assert len(asked) == 1
+
+
+@pytest.fixture
+def short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' lease on the messages they send: 3 s (a 2 s total timeout under it)."""
+    monkeypatch.setenv("CYA_WEBHOOKS_LEASE_S", "3")
+    monkeypatch.setenv("CYA_WEBHOOKS_TOTAL_TIMEOUT_S", "2")
+
+
+def test_given_the_worker_killed_while_it_delivers_then_the_message_goes_again_after_the_lease(
+        short_leases: None, deployed: httpx.Client, workers: Workers) -> None:
+    # The killed job's lease holds the message (and its game's later ones) until it runs out;
+    # then the sweeper hands them out again, and the delivery log says what happened.
+    arrived: list[tuple[str, float]] = []
+
+    async def hangs_once(headers: dict[str, str], body: bytes) -> Answer:
+        arrived.append((headers["webhook-id"], time.monotonic()))
+        if len(arrived) == 1:
+            await asyncio.sleep(60)
+        return 200, b""
+
+    with serving(Receiver(hangs_once)) as url:
+        who = player(deployed, "killed-delivery")
+        sub = subscribe(who, url, ["game_started", "your_turn"])
+        game = who.post("/v1/games", {"ruleset": {"players": 2, "first_player": 0},
+                                      "bots": [{"level": "random"}]}).json()["game_id"]
+        assert who.post(f"/v1/games/{game}/start").status_code == 200
+        wait_for(lambda: arrived, timeout=30)
+        workers.kill_hard(workers.procs[0])
+        killed = time.monotonic()
+        workers.start()
+        wait_for(lambda: len(arrived) >= 3, timeout=20)
+        log = wait_for(lambda: (found := deliveries(who, sub["subscription_id"])) and all(
+            d["delivered_at"] for d in found) and found)  # recorded once the batch is done
+
+    first, again, then = arrived[:3]
+    assert first[0] == again[0] != then[0]  # the same message again, then the next, in order
+    print(f"sent again {again[1] - killed:.1f} s after the kill, "
+          f"{again[1] - first[1]:.1f} s after the first attempt (a 3 s lease)")
+    assert again[1] - killed < 3 + 0.5 + 2.0  # the lease, a sweep interval, a worker's start
+    head = next(d for d in log if d["message_id"] == first[0])
+    interrupted, delivered = head["attempts"]
+    assert not interrupted["ok"] and interrupted["error"].startswith("interrupted")
+    assert delivered["ok"] and head["delivered_at"]

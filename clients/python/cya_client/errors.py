@@ -82,6 +82,12 @@ class TournamentNotFinished(ProblemError):
     CODE = "tournament_not_finished"
 
 
+class SpectatorDelay(ProblemError):
+    """403: as a watcher of a game with a spectator delay, the state of a version watchers may
+    not see yet; `detail` names the latest you may read."""
+    CODE = "spectator_delay"
+
+
 class TournamentNotFound(ProblemError):
     """404: no tournament has this id."""
     CODE = "tournament_not_found"
@@ -90,6 +96,11 @@ class TournamentNotFound(ProblemError):
 class GameNotFound(ProblemError):
     """404: no game has this id."""
     CODE = "game_not_found"
+
+
+class PlayerNotFound(ProblemError):
+    """404: no player has this id."""
+    CODE = "player_not_found"
 
 
 class VersionNotFound(ProblemError):
@@ -162,6 +173,11 @@ class RuleViolation(ProblemError):
 class RateLimited(ProblemError):
     """429: over your rate limit; `retry_after` says how long to wait."""
     CODE = "rate_limited"
+
+
+class InternalError(ProblemError):
+    """500: a fault of the server's, not of the request; the server logs it."""
+    CODE = "internal_error"
 
 
 class DamagedLog(ProblemError):

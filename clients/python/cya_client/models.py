@@ -226,7 +226,7 @@ class BotEndpointSecret(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class BotEntrant(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="kind", tag="bot"):
     """One of the server's built-in bots. Several entrants may share a level."""
-    #: The bot level: `random` or `greedy`.
+    #: The bot level: `random`, `greedy`, `expert` or `ismcts`; GET /v1/rulesets describes each.
     level: str
 
 
@@ -476,12 +476,16 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
 
 
 class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """One POST of a message to the subscription's URL."""
+    """
+    One POST of a message to the subscription's URL. An attempt whose worker stopped before it
+    recorded an answer (killed mid-delivery) is recorded when the next one begins: `ok` false, no
+    status, latency 0, and an `error` beginning `interrupted:`.
+    """
     #: When.
     at: datetime
     #: What went wrong, for people.
     error: str | None
-    #: From sending to the whole answer (or the failure).
+    #: From sending to the whole answer (or the failure); 0 for an interrupted attempt.
     latency_ms: float
     #: Whether the receiver answered 2xx.
     ok: bool
@@ -670,7 +674,8 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     #: cards as they fall; 0: live. The seated players see their game live, and once it is over
     #: everyone sees all of it.
     spectator_delay: int
-    #: What happens when a human seat's turn clock runs out.
+    #: What happens when a human seat's decision is not taken in time, and who plays a resigned
+    #: seat.
     timeout_policy: TimeoutPolicy
     #: Seconds a human seat has for each decision; null: no clock.
     turn_clock: int | None
@@ -773,10 +778,11 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     spectator_delay: int
     #: `lobby` before the deal (seats may be taken), `playing` or `finished`.
     status: GameStatus
-    #: What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the expired
-    #: decision; after `hand_over_after` consecutive timeouts the seat is the bot's for the rest of
-    #: the game. Without a turn clock only `bot_level` counts: it plays the seat of a player who
-    #: resigns.
+    #: What happens when a human seat's decision is not taken in time (its turn clock runs out, or,
+    #: with or without a clock, the player's bot endpoint gives no legal answer by its deadline): a
+    #: bot of `bot_level` takes the decision; after `hand_over_after` consecutive timeouts the seat
+    #: is the bot's for the rest of the game. A bot of `bot_level` also plays the seat of a player
+    #: who resigns.
     timeout_policy: TimeoutPolicy
     #: Seconds a human seat has for each decision; null: no clock.
     turn_clock: int | None
@@ -1005,7 +1011,8 @@ class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: cards as they fall; 0: live. The seated players see their game live, and once it is over
     #: everyone sees all of it. 0 to 1,000. Default: `0`.
     spectator_delay: int | UnsetType = UNSET
-    #: What happens when a human seat's turn clock runs out.
+    #: What happens when a human seat's decision is not taken in time, and who plays a resigned
+    #: seat.
     timeout_policy: NewTimeoutPolicy | UnsetType = UNSET
     #: Seconds a human seat has for each decision, 1 to 86,400; null: no clock.
     turn_clock: int | UnsetType | None = UNSET
@@ -1020,9 +1027,11 @@ class NewPlayer(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
-    What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the expired
-    decision; after `hand_over_after` consecutive timeouts the seat is the bot's for the rest of the
-    game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
+    What happens when a human seat's decision is not taken in time (its turn clock runs out, or,
+    with or without a clock, the player's bot endpoint gives no legal answer by its deadline): a bot
+    of `bot_level` takes the decision; after `hand_over_after` consecutive timeouts the seat is the
+    bot's for the rest of the game. A bot of `bot_level` also plays the seat of a player who
+    resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
     #: `random`, `greedy`, `expert` or `ismcts`. Default: `"random"`.
@@ -1771,9 +1780,11 @@ class TableResult(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class TimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
-    What happens when a human seat's turn clock runs out: a bot of `bot_level` takes the expired
-    decision; after `hand_over_after` consecutive timeouts the seat is the bot's for the rest of the
-    game. Without a turn clock only `bot_level` counts: it plays the seat of a player who resigns.
+    What happens when a human seat's decision is not taken in time (its turn clock runs out, or,
+    with or without a clock, the player's bot endpoint gives no legal answer by its deadline): a bot
+    of `bot_level` takes the decision; after `hand_over_after` consecutive timeouts the seat is the
+    bot's for the rest of the game. A bot of `bot_level` also plays the seat of a player who
+    resigns.
     """
     #: How the bot that takes expired decisions, and the seat of a player who resigns, plays:
     #: `random`, `greedy`, `expert` or `ismcts`.

@@ -13,6 +13,7 @@ from service.http.context import Runtime, refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 from service.http.schemas import Health
+from service.scheduling.clock_lateness import exposition
 from service.store.migrate import schema_behind_of
 
 
@@ -65,7 +66,9 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[Health]:
      media_type=CONTENT_TYPE_LATEST, exclude_from_rate_limit=True,
      operation_class=PublicOperation, before_request=refuse_unknown_query,
      responses=problem_responses(400, database=False))
-async def metrics() -> Response[bytes]:
+async def metrics(request: Request[Any, Any, Any]) -> Response[bytes]:
+    # The clocks' lateness is read apart: under RQ the workers count it in Redis.
+    lateness = await runtime_of(request).services.clock_lateness.counts()
     # Litestar appends the charset to a text/* type itself: the header named it twice.
-    return Response(generate_latest(REGISTRY),
+    return Response(generate_latest(REGISTRY) + exposition(lateness),
                     media_type=CONTENT_TYPE_LATEST.replace("; charset=utf-8", ""))

@@ -3,7 +3,11 @@ and an invited player's refusal of the seat kept for them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from litestar import Controller, Response, post
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 
 from service.http.context import Authed, authenticate, runtime_of, viewer_in
 from service.http.routes.games import (
@@ -22,6 +26,19 @@ from service.projections.games import game_access
 from service.table.lobby import DeclineInvitation
 
 
+@dataclass
+class RematchOperation(CreatedOperation):
+    """A rematch asked for again answers 200 with the one already made, at its address."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        again = (self.responses or {}).get("200")
+        if isinstance(again, OpenAPIResponse):
+            again.headers = {"Location": OpenAPIHeader(
+                description="The rematch: `/v1/games/{game_id}`.", required=True,
+                schema=Schema(type=OpenAPIType.STRING))}
+
+
 class RematchController(Controller):
     path = "/v1/games"
     tags = ["lobby"]
@@ -34,7 +51,11 @@ class RematchController(Controller):
           "and the other players are invited to the seats kept for them (they take them with "
           "`POST /seats` or decline with `POST /decline`). The old game's log records the "
           "rematch (`rematch_offered`). Asked again, by anyone, it answers the same rematch "
-          "(200).", responses=WRITE_PROBLEMS, operation_class=CreatedOperation)
+          "(200).", responses={
+              200: ResponseSpec(GameSummary, generate_examples=False, description=(
+                  "The rematch, asked for before (by this player or another): the same game, "
+                  "as it is now; nothing was done.")),
+              **WRITE_PROBLEMS}, operation_class=RematchOperation)
     async def rematch(self, request: Authed, game_id: GameId,
                       idempotency_key: IdempotencyKey = None) -> Response[GameSummary]:
         runtime, player = runtime_of(request), request.user

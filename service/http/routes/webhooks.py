@@ -5,7 +5,6 @@ it), and event webhook subscriptions with their delivery log. The work is in
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from litestar import Controller, Response, delete, get, post
 from litestar.params import Parameter
@@ -30,8 +29,8 @@ from service.http.webhook_schemas import (
 )
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_endpoints import BotEndpoint
+from service.webhooks.destinations import UrlRefused, check_url
 from service.webhooks.dispatch import Webhooks
-from service.webhooks.outbound import UrlRefused, check_url_form, resolve_allowed
 from service.webhooks.subscriptions import Subscription
 
 Id = Annotated[str, Parameter(max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$",
@@ -40,23 +39,19 @@ GameFilter = Annotated[str | None, Parameter(max_length=64, pattern=r"^[0-9A-Za-
                                              description="Only this game's.")]
 Limit = Annotated[int, Parameter(ge=1, le=200, description="At most this many.")]
 _NO_ENDPOINT = "You have no bot endpoint."
+_OVERLAP = ("The old secret keeps signing beside the new one for an overlap (24 hours unless "
+            "the service's `CYA_WEBHOOKS_SECRET_OVERLAP_S` says otherwise): "
+            "`webhook-signature` then carries both signatures, so a receiver verifying with "
+            "either accepts the request. Rotating again ends the earlier overlap.")
 
 
 async def _allowed_url(webhooks: Webhooks, url: str) -> str:
     """422 `webhook_url_refused` for a URL the service will not send to."""
     try:
-        check_url_form(url)
-        host, port = _host_port(url)
-        await resolve_allowed(host, port, webhooks.ctx.settings.allow_private)
+        await check_url(url, webhooks.ctx.settings.allow_private)
     except UrlRefused as exc:
         raise Problem(422, "webhook_url_refused", str(exc)) from None
     return url
-
-
-def _host_port(url: str) -> tuple[str, int]:
-
-    parts = urlsplit(url)
-    return parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
 
 
 def _endpoint_out(e: BotEndpoint) -> BotEndpointOut:
@@ -123,9 +118,11 @@ class WebhooksController(Controller):
 
     @post("/bot/rotate", operation_id="rotateBotEndpointSecret", status_code=200,
           summary="A new secret for your bot endpoint (shown once)",
-          responses=problem_responses(401, 404, 429))
+          description=_OVERLAP, responses=problem_responses(401, 404, 429))
     async def rotate_bot(self, request: Authed) -> BotEndpointSecret:
-        e = await bot_endpoints.rotate(_webhooks(request).ctx.store, request.user.player_id)
+        webhooks = _webhooks(request)
+        e = await bot_endpoints.rotate(webhooks.ctx.store, request.user.player_id,
+                                       webhooks.ctx.settings.secret_overlap_s)
         if e is None:
             raise Problem(404, "bot_endpoint_not_found", _NO_ENDPOINT)
         return BotEndpointSecret(e.url, e.created_at, e.secret_rotated_at, e.secret)
@@ -187,10 +184,12 @@ class WebhooksController(Controller):
     @post("/subscriptions/{subscription_id:str}/rotate", status_code=200,
           operation_id="rotateWebhookSubscriptionSecret",
           summary="A new secret for a subscription (shown once)",
-          responses=problem_responses(400, 401, 404, 429))
+          description=_OVERLAP, responses=problem_responses(400, 401, 404, 429))
     async def rotate(self, request: Authed, subscription_id: Id) -> SubscriptionSecret:
         await _own(request, subscription_id)
-        sub = await subscriptions.rotate(_webhooks(request).ctx.store, subscription_id)
+        webhooks = _webhooks(request)
+        sub = await subscriptions.rotate(webhooks.ctx.store, subscription_id,
+                                         webhooks.ctx.settings.secret_overlap_s)
         assert sub is not None
         return _sub_secret(sub)
 

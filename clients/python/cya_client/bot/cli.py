@@ -28,7 +28,7 @@ from rich.table import Table
 
 from cya_client.bot.runner import Choose, GameRecord, GameResult, Plan, Runner
 from cya_client.client import DEFAULT_URL, Client
-from cya_client.errors import ProblemError
+from cya_client.errors import ProblemError, RuleViolation
 
 console = Console(stderr=True)
 
@@ -74,7 +74,8 @@ def parser() -> argparse.ArgumentParser:
                       help="play every game you are seated in and take open seats of public "
                       "games in the lobby, as they come")
     play.add_argument("--bots", default="", help="built-in bots for --new, comma-separated "
-                      "levels (random, greedy); seats left over wait for players")
+                      "levels (random, greedy, expert, ismcts: GET /v1/rulesets describes "
+                      "each); seats left over wait for players")
     play.add_argument("--games", type=int, help="how many games (--new: default 1; --accept: "
                     "stop after that many)")
     play.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
@@ -112,17 +113,32 @@ class Interrupts:
 
 
 def resign_all(client: Client, runner: Runner) -> None:
+    """Give up every game of the runner: leave those still in the lobby, resign the others.
+
+    A game the runner has not heard start may have been dealt a moment ago (its news not read
+    yet): the server refuses to let its seat go by leaving (`already_started`), so it is
+    resigned instead. Otherwise the seat would hold the game until it is abandoned."""
     for record in list(runner.games.values()):
         try:
-            if record.started:
-                client.games.resign(record.game_id)
-                console.print(f"resigned game {record.game_id}: a bot plays seat "
-                              f"{record.seat} to the end")
-            else:
-                client.games.leave(record.game_id)
+            if not record.started and _left(client, record):
                 console.print(f"left game {record.game_id} before its start")
+                continue
+            client.games.resign(record.game_id)
+            console.print(f"resigned game {record.game_id}: a bot plays seat "
+                          f"{record.seat} to the end")
         except ProblemError as error:
             console.print(f"[red]game {record.game_id}: {error}[/]")
+
+
+def _left(client: Client, record: GameRecord) -> bool:
+    """Leave the game; False if it has started meanwhile (it must be resigned)."""
+    try:
+        client.games.leave(record.game_id)
+    except RuleViolation as refused:
+        if refused.rule != "already_started":
+            raise
+        return False
+    return True
 
 
 def results_table(results: Sequence[GameResult], runner: Runner) -> Table:

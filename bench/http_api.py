@@ -22,30 +22,25 @@ consecutive commands land on different processes, whose folded games trail each 
 writes. The targets are the issue's, set for the default (one process).
 
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python bench/http.py [--views-from-db] [--api-processes N]
+    .venv/bin/python bench/http_api.py [--views-from-db] [--api-processes N]
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import gc
+import json
 import os
+import random
+import socket
+import statistics
+import subprocess
 import sys
-
-# This file is named like the standard library's `http`: keep its folder off the import path.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import gc  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from typing import Any  # noqa: E402
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 REDIS = os.environ.get("CYA_BENCH_REDIS", "redis://127.0.0.1:6379/0")  # --api-processes > 1
