@@ -6,6 +6,7 @@ what the game now waits for. All but the outbox are hints.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -14,7 +15,7 @@ from typing import Any, Protocol
 
 from service.pipeline.publishers import PlayerNews
 from service.store.records import StoredEvent
-from service.table.clock import DueWork
+from service.table.clock import DueWork, players_to_tell
 from service.table.game import Game
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,9 @@ class Scheduler(Protocol):
 
 
 class CommitListener(Protocol):
-    """Told after every commit what it changed (`service.webhooks.dispatch.Webhooks`): a
-    hint like the others, whose failure is logged and never fails the command."""
+    """Told after every commit what it changed (`service.webhooks.dispatch.Webhooks`,
+    `service.projections.ratings.RateFinishedGames`, the tournaments' driver): a hint like the
+    others, whose failure is logged and never fails the command."""
 
     async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
                         ) -> None: ...
@@ -78,35 +80,52 @@ class NoScheduler:
         return None
 
 
+class NoOutbox:
+    """A commit owes no outbox row (a pipeline without webhooks: tests, benchmarks)."""
+
+    async def owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                   ) -> list[dict[str, Any]]:
+        return []
+
+
 @dataclass(frozen=True)
 class CommitHooks:
-    """Everything a pipeline tells of its commits, fixed when it is built."""
+    """Everything a pipeline tells of its commits, fixed when it is built. A capability that
+    follows from commits (webhooks, ratings, tournaments) is one more listener."""
 
     scheduler: Scheduler = field(default_factory=NoScheduler)
-    outbox: CommitOutbox | None = None
+    outbox: CommitOutbox = field(default_factory=NoOutbox)
     # Told in this order, before the publish and the schedule.
     listeners: tuple[CommitListener, ...] = ()
-    # Told the id of each game that ends (a tournament's driver).
-    game_over: Callable[[str], Awaitable[None]] | None = None
 
 
 class CommitHints:
-    """Tell the streams and the workers after a commit. Both are hints that may fail (Redis
-    away) without failing the committed command, which a client would only retry: streams
-    re-read the log on a timer, and the sweeper enqueues every overdue `due_work` row.
+    """Tell the listeners, the streams and the workers after a commit. All are hints that may
+    fail (Redis away) without failing the committed command, which a client would only retry:
+    streams re-read the log on a timer, the sweepers enqueue every overdue `due_work` row and
+    catch up what a listener missed (ratings, tournaments, deliveries).
 
-    After a hint fails, that hint is skipped for `HINT_PAUSE_S`: a Redis that stops answering
-    held every command for its timeout (a second), and the RQ enqueue, which blocks, held the
-    whole process."""
+    After a hint fails, that hint (each listener its own) is skipped for `HINT_PAUSE_S`: a
+    Redis that stops answering held every command for its timeout (a second), and the RQ
+    enqueue, which blocks, held the whole process."""
 
-    def __init__(self, publisher: Publisher, scheduler: Scheduler) -> None:
-        self.publisher, self.scheduler = publisher, scheduler
-        self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0,
-                              "game_over": 0.0, "listen": 0.0}
+    def __init__(self, publisher: Publisher, hooks: CommitHooks) -> None:
+        self.publisher, self.scheduler, self.listeners = (publisher, hooks.scheduler,
+                                                          hooks.listeners)
+        self._paused_until: dict[object, float] = {}
 
-    async def after_commit(self, game_id: str, version: int, due: DueWork | None,
-                           players: Sequence[str] = ()) -> None:
-        """`players`: those the commit gives news to (`table.clock.players_to_tell`)."""
+    async def after_commit(self, before: Game, after: Game, stored: Sequence[StoredEvent],
+                           due: DueWork | None) -> None:
+        """`due`: what the game now waits for (its `due_work` row, or None)."""
+        game_id, version = after.game_id, after.version
+        # The listeners first: what follows from this commit (the next bot move, a client
+        # that reads the answer) comes after they are told, so they are told in log order.
+        for listener in self.listeners:
+            await self._hint(listener, functools.partial(listener.committed, before, after,
+                                                         stored),
+                             "could not tell %s of version %d of game %s",
+                             type(listener).__name__, version, game_id)
+        players = players_to_tell(before, after)
         await self._hint("publish", lambda: self.publisher.publish(game_id, version, players),
                          "could not publish version %d of game %s; streams will poll",
                          version, game_id)
@@ -114,19 +133,14 @@ class CommitHints:
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
 
-    async def send(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
-                   *args: object) -> None:
-        """A hint of `name`'s kind: its failure is logged, never raised."""
-        await self._hint(name, send, failed, *args)
-
-    async def _hint(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
+    async def _hint(self, key: object, send: Callable[[], Awaitable[object]], failed: str,
                     *args: object) -> None:
-        if time.monotonic() < self._paused_until[name]:
+        if time.monotonic() < self._paused_until.get(key, 0.0):
             return
         try:
             await send()
         except Exception as exc:
-            self._paused_until[name] = time.monotonic() + HINT_PAUSE_S
+            self._paused_until[key] = time.monotonic() + HINT_PAUSE_S
             # One line: a Redis that is away fails every hint the same way.
             log.warning(failed + " (%s: %s)", *args, type(exc).__name__, exc)
             log.debug("the hint's failure", exc_info=True)

@@ -110,6 +110,20 @@ async def catch_up(store: EventStore) -> int:
         return len(pending)
 
 
+class RateFinishedGames:
+    """A commit listener (`service.pipeline.hooks.CommitListener`): a rated game that finishes
+    is counted at once. When this fails, the sweepers count it (`catch_up`)."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None:
+        if after.lobby is not None and after.lobby.rated and before.status != after.status == (
+                "finished"):
+            await catch_up(self.store)
+
+
 async def rebuild(store: EventStore) -> int:
     """Every rating again from the logs: the table `catch_up` keeps, from nothing."""
     async with store.write() as conn:

@@ -9,6 +9,7 @@ from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
+from service.projections.ratings import RateFinishedGames
 from service.scheduling.clock_lateness import ClockLateness
 from service.store.backends import open_store
 from service.tournaments.runner.drivers import TournamentDriver
@@ -46,8 +47,9 @@ class Services:
         work = work_for(self.settings, pipeline, scheduler)
         self.tournaments, self.webhooks = work.tournaments, work.webhooks
         self.clock_lateness = work.clock_lateness
-        return CommitHooks(work.scheduler, outbox=work.webhooks, listeners=(work.webhooks,),
-                           game_over=work.tournaments.game_over)
+        # Told in this order: the webhooks first (see `CommitHints.after_commit`).
+        return CommitHooks(work.scheduler, outbox=work.webhooks, listeners=(
+            work.webhooks, RateFinishedGames(self.store), work.tournaments))
 
     def start(self) -> None:
         """Inside the process's event loop, at startup: the work owed from before a restart

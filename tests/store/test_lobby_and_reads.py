@@ -100,6 +100,42 @@ async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
     assert due.kind == ("deadline" if seat == 0 else "bot_turn")
 
 
+class RecordingListener:
+    """A hand-written fake: remembers each commit it is told of, or fails at each."""
+
+    def __init__(self, name: str, told: list[tuple[str, int, int]], *, fails: bool = False
+                 ) -> None:
+        self.name, self.told, self.fails = name, told, fails
+
+    async def committed(self, before, after, stored) -> None:
+        self.told.append((self.name, before.version, after.version))
+        assert [s.version for s in stored] == list(range(before.version + 1, after.version + 1))
+        if self.fails:
+            raise RuntimeError("a listener that fails")
+
+
+async def test_after_each_commit_the_listeners_are_told_in_order_and_a_failing_one_silences_none(
+        services):
+    told: list[tuple[str, int, int]] = []
+    scheduler = RecordingScheduler()
+    listeners = (RecordingListener("failing", told, fails=True),
+                 RecordingListener("second", told), RecordingListener("third", told))
+    p = Pipeline(services.store, hooks=CommitHooks(scheduler, listeners=listeners))
+
+    game_id = await started_game(p, humans=1)
+    version = (await p.load(game_id)).version
+
+    # The failing one is told of the first commit, then left alone for a while (a hint that
+    # fails is paused); the others hear of every commit, in order, each once.
+    assert told[:3] == [("failing", 0, 1), ("second", 0, 1), ("third", 0, 1)]
+    later = told[3:]
+    commits = [(v, w) for _, v, w in later[::2]]
+    assert later == [(name, v, w) for v, w in commits for name in ("second", "third")]
+    assert [v for v, _ in commits] == [1] + [w for _, w in commits[:-1]]
+    assert commits[-1][1] == version
+    assert len([c for c in scheduler.calls if c[0] == game_id]) == 1 + len(commits)
+
+
 async def test_reads_serve_the_stored_views_the_lobby_and_due_work(services):
     p = services.pipeline
     game_id = await started_game(p)

@@ -1,7 +1,7 @@
 """Who runs a tournament's `advance`, and when: after its creation, after each of its games
-ends (the pipeline's `game_over` hint), and from the sweepers for a tournament whose log has
-stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio tasks in
-this process on the embedded default (`service.wiring.execution` chooses).
+ends (the driver listens to the pipeline's commits), and from the sweepers for a tournament
+whose log has stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio
+tasks in this process on the embedded default (`service.wiring.execution` chooses).
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Protocol
 
 from service.pipeline import Pipeline
+from service.store.records import StoredEvent
+from service.table.game import Game
 from service.tournaments.runner.log import stale_running, tournament_of_game
 from service.tournaments.runner.runner import TournamentRunner
 
@@ -27,7 +30,8 @@ class TournamentDriver(Protocol):
 
     async def wake(self, tournament_id: str) -> None: ...
 
-    async def game_over(self, game_id: str) -> None: ...
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None: ...
 
     async def sweep(self) -> int: ...
 
@@ -42,8 +46,12 @@ class _Driver:
     async def wake(self, tournament_id: str) -> None:
         raise NotImplementedError
 
-    async def game_over(self, game_id: str) -> None:
-        tournament_id = await tournament_of_game(self.store, game_id)
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None:
+        """A commit listener: a game that ends wakes its tournament, if it has one."""
+        if before.status == after.status or not after.over:
+            return
+        tournament_id = await tournament_of_game(self.store, after.game_id)
         if tournament_id is not None:
             await self.wake(tournament_id)
 
