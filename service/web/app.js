@@ -72,10 +72,11 @@ async function route() {
   main.focus({ preventScroll: true });
 }
 
+// There are no accounts, only API keys kept in this browser: the links say so.
 function drawHeader() {
   replace(document.getElementById('who'), session.key()
-    ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/start' }, 'Account')]
-    : h('a', { href: '#/' }, 'Sign in'));
+    ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/start' }, 'Your key')]
+    : h('a', { href: '#/' }, 'Get or use an API key'));
 }
 
 window.addEventListener('hashchange', route);

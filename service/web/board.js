@@ -70,7 +70,7 @@ function seat(s, view, names, edition, card, mySeat, hooks, hands) {
   },
   h('h3', {}, names[s.seat], s.seat === mySeat ? ' (you)' : '', awaited ? h('span', { class: 'badge' }, 'deciding') : ''),
   h('p', { class: 'meta' }, `${s.hand_count} in hand · ${s.stack.length} set${s.stack.length === 1 ? '' : 's'}`,
-    ` · stack ${money(s.stack_value)} · total ${money(s.total)}`, s.round_wins ? ` · ${s.round_wins} round win(s)` : ''),
+    ` · stack ${money(s.stack_value)} · total ${money(s.total)}`, s.round_wins ? ` · ${s.round_wins} round win${s.round_wins === 1 ? '' : 's'}` : ''),
   top ? h('div', { class: 'top-set' }, h('span', { class: 'sr-only' }, 'Top set: '), card(top.top),
     h('span', { class: 'count' }, `×${top.count}`, h('span', { class: 'sr-only' }, ' cards'))) : h('p', { class: 'empty' }, 'No sets yet'),
   s.stack.length ? h('ol', { class: 'stack', reversed: true, 'aria-label': 'Stack, top first' },

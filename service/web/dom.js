@@ -33,6 +33,11 @@ export function announce(text, kind = 'info') {
   el.textContent = text;
 }
 
+// Clear the status line if it still says `text` (and not something said since).
+export function unannounce(text) {
+  if (document.getElementById('status').textContent === text) announce('');
+}
+
 // A button that copies `text()` (a key, a link) to the clipboard.
 export function copyButton(text, caption = 'Copy') {
   return h('button', {

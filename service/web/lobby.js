@@ -29,7 +29,7 @@ export async function mount(root) {
 
   replace(root, h('div', { class: 'lobby' },
     signedIn ? h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, 'My games'), mineList)
-      : h('section', { class: 'sign-in', 'aria-labelledby': 'play-title' }, h('h2', { id: 'play-title' }, 'Play'),
+      : h('section', { class: 'get-key', 'aria-labelledby': 'play-title' }, h('h2', { id: 'play-title' }, 'Play'),
         h('p', {}, 'Watch any public game below as it is played. To play, get a key: it takes a name and nothing else.'),
         h('p', {}, h('a', { class: 'button primary', href: '#/start' }, 'Get a key to play'))),
     h('section', { 'aria-labelledby': 'open-title' }, h('h2', { id: 'open-title' }, 'Public games'),
@@ -65,6 +65,9 @@ function rows(games, empty) {
     const names = seatNames(g);
     const seated = g.seats.some((s) => s?.kind === 'human' && s.player_id === me);
     const open = g.seats.filter((s) => !s).length;
+    // Every seat taken: playing, or about to (a delayed game reaches watchers as it stood
+    // that many events ago, so a game just dealt still looks seated and waiting to them).
+    const watchable = !seated && (g.status === 'playing' || (g.status === 'lobby' && !open));
     const title = `${g.players}-player ${g.ruleset.edition}, ${words(g.ruleset.end_mode)}`;
     return h('li', { class: `game ${g.status}`, dataset: { game: g.game_id } },
       h('div', {},
@@ -75,8 +78,8 @@ function rows(games, empty) {
       h('div', { class: 'buttons' },
         seated || (g.status === 'lobby' && g.creator === me) ? h('a', { class: 'button primary', href: `#/game/${g.game_id}`, 'aria-label': `Open ${title}` }, g.status === 'finished' ? 'Results' : 'Open') : null,
         !seated && g.status === 'lobby' && open ? h('a', { class: 'button primary', href: `#/join/${g.game_id}`, 'aria-label': `Join ${title}` }, 'Join') : null,
-        !seated && g.status === 'playing' ? h('a', { class: 'button', href: `#/watch/${g.game_id}`, 'aria-label': `Watch ${title}` }, 'Watch') : null,
-        g.status === 'playing' && g.spectator_delay && !seated ? h('span', { class: 'hint' }, `${g.spectator_delay} events behind`) : null,
+        watchable ? h('a', { class: 'button', href: `#/watch/${g.game_id}`, 'aria-label': `Watch ${title}` }, 'Watch') : null,
+        watchable && g.spectator_delay ? h('span', { class: 'hint' }, `${g.spectator_delay} events behind`) : null,
         g.status === 'finished' ? h('a', { class: 'button', href: `#/audit/${g.game_id}`, 'aria-label': `Audit ${title}` }, 'Audit') : null));
   }));
 }

@@ -1,7 +1,7 @@
 // Legal commands (GET /legal-commands, each ready to post as it is) turned into actions a
 // person understands: the cards each one uses, the seat it aims at, and a sentence for its
 // button. The client never builds a command itself, so it cannot send an illegal one.
-import { typeName } from './cards.js';
+import { cardType, typeName } from './cards.js';
 
 // The cards a command takes from the hand (and the draft piles).
 export function cardsOf(c) {
@@ -46,6 +46,25 @@ export function describe(c, { names, edition, view }) {
     case 'choose_move_direction': return `Choose: ${DIRECTION[c.direction]}`;
     default: return c.type.replaceAll('_', ' ');
   }
+}
+
+// Copies of a card are alike (a card's type is its name and value), so two commands that
+// differ only in which copy they take are one move to a player: "Discard Jewels" once, not
+// once per Jewels in the hand. The first of each is kept; a picked card narrows the list
+// first (`matching`), so the copy sent is the one picked. Draft pile cards keep their ids:
+// which pile a card comes from matters.
+const HAND = new Set(['hand_cards', 'hand_card', 'cards', 'card']);
+const sameMove = (c) => JSON.stringify(c, (k, v) => !HAND.has(k) ? v
+  : Array.isArray(v) ? v.map(cardType).sort() : cardType(v));
+
+export function distinct(commands) {
+  const seen = new Set();
+  return commands.filter((c) => {
+    const key = sameMove(c);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // The commands that use every selected card; with nothing selected, all of them.

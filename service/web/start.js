@@ -1,5 +1,7 @@
 // The start screen (#/ without a key): choose a name and get a key (shown once, with a copy
-// button), or use a key made elsewhere. The key stays in this browser's localStorage.
+// button), or use a key made elsewhere. The key stays in this browser's localStorage. There
+// are no accounts and no passwords: the key is all there is, and the page says so. Opened
+// by an invitation link (#/join/ID) without a key, it says what the key is for.
 import { api } from './api.js';
 import { announce, copyButton, h, replace } from './dom.js';
 import { current, session } from './store.js';
@@ -19,12 +21,13 @@ export function mount(root, params) {
     replace(root, h('section', { class: 'start' },
       h('h1', {}, `Welcome back, ${session.name()}`),
       h('p', {}, h('a', { href: next, class: 'button primary' }, 'Go to the lobby')),
-      h('p', {}, h('button', { onclick: () => { session.forget(); mount(root, params); } }, 'Sign out (this browser forgets the key)'))));
+      h('p', {}, h('button', { onclick: () => { session.forget(); mount(root, params); } }, 'Forget the key in this browser'))));
     return;
   }
+  const invited = /^#\/join\/([\w-]+)$/.exec(next)?.[1];
   const fail = (err) => announce(err.message, 'error');
   replace(root, h('section', { class: 'start' },
-    h('h1', {}, 'Play Cover Your Assets'),
+    invited ? invitation(invited) : h('h1', {}, 'Play Cover Your Assets'),
     h('form', {
       class: 'card-form', 'aria-labelledby': 'new-title',
       async onsubmit(ev) {
@@ -51,6 +54,17 @@ export function mount(root, params) {
     h('input', { id: 'key', name: 'key', required: true, autocomplete: 'off', spellcheck: 'false' }),
     h('button', {}, 'Use this key')),
     h('p', { class: 'watch-link' }, 'Or ', h('a', { href: '#/lobby' }, 'watch the public games'), ' without a key.')));
+}
+
+// Before the deal a game's id is its invitation: its summary says who invites, to what.
+function invitation(id) {
+  const what = h('p', {}, 'Choose a name (or paste your key) to take your seat.');
+  api.game(id).then(({ summary }) => {
+    if (summary.status !== 'lobby') return;
+    const rs = summary.ruleset;
+    what.prepend(`${summary.names[summary.creator] || 'Someone'} invites you to a ${rs.players}-player game (${rs.edition}, ${rs.end_mode.replaceAll('_', ' ')}). `);
+  }, () => {}); // the sentence above is enough without it
+  return [h('h1', {}, 'You were invited to a game'), what];
 }
 
 function showKey(root, player, next) {

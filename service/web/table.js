@@ -1,14 +1,21 @@
 // The player's table (#/game/ID): the board, the moves the player may make as buttons on
 // cards and seats, the log, resign, and the scores and verification at the end.
 import { api, prefetched } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, unannounce } from './dom.js';
 import { board, seatNames } from './board.js';
-import { loadCards } from './cards.js';
-import { cardsOf, describe, matching, targetOf } from './moves.js';
+import { loadCards, typeName } from './cards.js';
+import { cardsOf, describe, distinct, matching, targetOf } from './moves.js';
+import { startDrag, takeDrop } from './drag.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { waitingRoom } from './waiting.js';
 import { current, session } from './store.js';
+
+// The waiting room also looks for itself this often: a seat being taken is what its creator
+// waits for, and a stream can be slow to tell (a busy server, a proxy that buffers).
+const WAITING_POLL_MS = 4000;
+// The events after which the summary (who sits where, names, status) is out of date.
+const SEATING = /^(seat_|game_started|game_ended|decision_timed_out|clock_restarted)/;
 
 export async function mount(root, { id }) {
   // Everything this page knows of the game. Only what this player's key may read is ever
@@ -17,6 +24,7 @@ export async function mount(root, { id }) {
   current.screen = 'table';
   current.state = st;
   let summaryStale = true, resigned = false;
+  let drawn = null; // the summary the waiting room shows
 
   // One round trip: GET /turn (view and legal commands at one version) and, when it may have
   // changed, the summary (names, seats), asked at once. Without a seat (never had one, or
@@ -26,13 +34,9 @@ export async function mount(root, { id }) {
     // (a seat just left would make the question a 403).
     if (st.summary?.status === 'lobby') {
       const detail = await api.game(id);
+      if (detail.summary.status === 'lobby') return seating(detail.summary);
       st.summary = detail.summary;
-      const me = session.playerId();
-      const seat = st.summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
-      if (st.summary.status === 'lobby') {
-        return { version: st.summary.version, turn: { view: null, seat: seat < 0 ? null : seat, deadline: null, legal_commands: [] } };
-      }
-      if (seat < 0) st.seat = null; // dealt without us: a watcher
+      if (mySeat(st.summary) < 0) st.seat = null; // dealt without us: a watcher
     }
     const askTurn = st.seat !== null && !resigned;
     const fresh = summaryStale || !askTurn;
@@ -42,6 +46,10 @@ export async function mount(root, { id }) {
       fresh ? early?.game ?? api.game(id) : null,
       !askTurn ? null : (early?.turn ?? api.turn(id)).catch((err) => (err.code === 'not_seated' ? null : Promise.reject(err))),
     ]);
+    // Not dealt yet: the seats as the summary has them, at its version. The turn was read
+    // apart from it, maybe after a seat was taken: a stream event of that seat must still
+    // count as news.
+    if (detail?.summary.status === 'lobby') return seating(detail.summary);
     if (detail) st.summary = detail.summary;
     if (turn) return { version: turn.version, turn };
     const d = detail || await api.game(id);
@@ -49,16 +57,31 @@ export async function mount(root, { id }) {
     return { version: d.summary.version, turn: { view: d.view, seat: null, deadline: d.summary.deadline, legal_commands: [] } };
   }
 
+  function mySeat(summary) {
+    const me = session.playerId();
+    return summary.seats.findIndex((s) => s?.kind === 'human' && s.player_id === me);
+  }
+
+  function seating(summary) {
+    st.summary = summary;
+    const seat = mySeat(summary);
+    return { version: summary.version, turn: { view: null, seat: seat < 0 ? null : seat, deadline: null, legal_commands: [] } };
+  }
+
   const [first] = await Promise.all([load(), loadCards()]);
   const main = h('div', { class: 'play' });
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
 
+  let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
     load,
     first,
     onChange(snap) {
       const t = snap.turn, wasMine = st.legal.length > 0;
+      // The waiting room's own look found nothing new: no redraw (it would reset the
+      // focus and the "Copied" of a button).
+      if (!t.view && !st.view && st.version === snap.version && drawn === JSON.stringify(st.summary)) return;
       if (st.busy && st.until !== null && snap.version >= st.until) st.busy = false;
       Object.assign(st, { version: snap.version, view: t.view, seat: resigned ? null : t.seat, deadline: t.deadline, legal: t.legal_commands });
       st.selected = new Set([...st.selected].filter((c) => st.legal.some((cmd) => cardsOf(cmd).includes(c))));
@@ -68,17 +91,28 @@ export async function mount(root, { id }) {
       render();
     },
     onEvents(items) {
-      if (items.some((i) => /^(seat_|game_started|game_ended|decision_timed_out|clock_restarted)/.test(i.event.type))) summaryStale = true;
-      // A newcomer's name is in the game's summary, not in the event: fetch it first.
+      // Who sits where changed: read the summary again, even if the table already shows a
+      // version as new (the first load reads the turn and the summary apart, so the seats
+      // can be older than the version).
+      if (items.some((i) => i.version > st.summary.version && SEATING.test(i.event.type))) {
+        summaryStale = true;
+        live.reload();
+      }
+      // A newcomer's name is in the game's summary, not in the event: fetch it first. Only
+      // the names are taken: the seats come with the next snapshot, in version order.
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
       if (!unknown) log.add(items);
-      else api.game(id).then((d) => { st.summary = d.summary; }).finally(() => log.add(items));
+      else {
+        api.game(id).then((d) => { Object.assign(st.summary.names, d.summary.names); }, () => {})
+          .finally(() => log.add(items));
+      }
     },
     onStatus(status, err) {
       main.dataset.stream = status;
-      if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
-      if (status === 'live') announce('');
-      if (status === 'error' || status === 'closed') announce(err?.message || 'Something went wrong.', 'error');
+      // Back: the warning goes, but not what was said since (a refused drop, your turn).
+      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
     },
   });
 
@@ -117,6 +151,7 @@ export async function mount(root, { id }) {
 
   function render() {
     const focused = document.activeElement?.dataset?.focus;
+    drawn = st.view ? null : JSON.stringify(st.summary);
     if (!st.view) {
       replace(main, header(), waitingRoom(st.summary, { onChanged: () => live.reload() }));
     } else {
@@ -160,34 +195,55 @@ export async function mount(root, { id }) {
 
   // Cards in the hand and face-up pile tops toggle a selection; seats show the moves that
   // aim at them with the selected cards; a card dropped on a seat or the discard sends the
-  // one move that fits.
+  // one move that fits, or shows the ones that do, or says that none does.
   function hooks() {
     const mine = st.legal.length > 0 && !st.busy;
     const pick = (id, card) => card(id, {
       tag: 'button', type: 'button', 'aria-pressed': String(st.selected.has(id)), 'data-focus': `card:${id}`,
       draggable: mine ? 'true' : null,
-      onclick: () => toggle(id), ondragstart: (ev) => ev.dataTransfer.setData('text/plain', id),
+      onclick: () => toggle(id), ondragstart: (ev) => startDrag(ev, id, { missed: dropMissed }),
     });
-    const drop = (test) => ({
+    const drop = (test, where) => ({
       ondragover: (ev) => ev.preventDefault(),
       ondrop: (ev) => {
-        ev.preventDefault();
-        const card = ev.dataTransfer.getData('text/plain');
-        const fits = st.legal.filter((c) => test(c) && cardsOf(c).includes(card) && cardsOf(c).every((x) => x === card || st.selected.has(x)));
-        if (fits.length === 1) send(fits[0]); else { st.selected.add(card); render(); }
+        const card = takeDrop(ev);
+        if (card) dropped(card, test, where);
       },
     });
+    const seatName = (seat) => (seat === st.seat ? 'your seat' : `${seatNames(st.summary)[seat]}'s seat`);
     return {
       handCard: pick,
       pileCard: (id, card) => st.legal.some((c) => c.type === 'draft_set') ? pick(id, card) : card(id),
-      discardTarget: mine ? drop((c) => c.type === 'discard') : {},
-      seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat) : {},
+      discardTarget: mine ? drop((c) => c.type === 'discard', 'the discard pile') : {},
+      seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat, seatName(seat)) : {},
       seatActions: (seat) => {
         if (!mine || !st.selected.size) return null;
-        const aimed = matching(st.legal, st.selected).filter((c) => targetOf(c) === seat);
+        const aimed = distinct(matching(st.legal, st.selected).filter((c) => targetOf(c) === seat));
         return aimed.length ? h('div', { class: 'seat-actions' }, aimed.map((c) => moveButton(c))) : null;
       },
     };
+  }
+
+  function dropped(card, test, where) {
+    const name = typeName(st.summary.ruleset.edition, card);
+    const aimed = st.legal.filter((c) => test(c) && cardsOf(c).includes(card));
+    const fits = distinct(aimed.filter((c) => cardsOf(c).every((x) => x === card || st.selected.has(x))));
+    if (fits.length === 1) return send(fits[0]);
+    if (!aimed.length) return announce(`No move plays ${name} on ${where}.`, 'warn');
+    // Several moves (or one that takes more cards): the card is picked, and the target
+    // shows the moves there. Cards picked before stay if a move there uses them too.
+    let picked = new Set([...st.selected, card]);
+    if (!matching(aimed, picked).length) picked = new Set([card]);
+    st.selected = picked;
+    const n = distinct(matching(aimed, picked)).length;
+    render();
+    announce(`${n} move${n === 1 ? '' : 's'} with ${name} on ${where}: choose ${n === 1 ? 'it' : 'one'} there.`);
+  }
+
+  // A drag that ended on nothing that takes a card (or was called off).
+  function dropMissed(card) {
+    if (!st.legal.length || st.busy) return;
+    announce(`${typeName(st.summary.ruleset.edition, card)} was not played: drop it on a seat or on the discard pile, or pick it and choose a move.`, 'warn');
   }
 
   function moveButton(c) {
@@ -197,9 +253,9 @@ export async function mount(root, { id }) {
 
   function moves() {
     if (st.view.status === 'finished' || st.seat === null) return null;
-    const shown = matching(st.legal, st.selected);
+    const shown = distinct(matching(st.legal, st.selected));
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : 'Waiting for the other players'),
+      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : `Waiting for the other player${st.view.seats.length === 2 ? '' : 's'}`),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
       st.legal.length ? h('p', { class: 'hint' }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
@@ -219,5 +275,6 @@ export async function mount(root, { id }) {
       h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
   }
 
-  return () => { live.stop(); log.stop?.(); };
+  const waiting = setInterval(() => { if (!st.view && st.summary.status === 'lobby') live.reload(); }, WAITING_POLL_MS);
+  return () => { clearInterval(waiting); live.stop(); log.stop?.(); };
 }

@@ -29,8 +29,8 @@ export function waitingRoom(summary, { onChanged }) {
       h('input', { id: 'invite-link', readonly: true, value: link }),
       copyButton(() => link, 'Copy link')),
     h('div', { class: 'buttons' },
-      mine < 0 && open ? h('button', { class: 'primary', onclick: act(() => api.join(summary.game_id)) }, 'Take a seat') : null,
-      summary.creator === me && !open ? h('button', { class: 'primary', onclick: act(() => api.start(summary.game_id)) }, 'Start the game') : null,
+      mine < 0 && open ? h('button', { class: 'primary', 'data-focus': 'take-seat', onclick: act(() => api.join(summary.game_id)) }, 'Take a seat') : null,
+      summary.creator === me && !open ? h('button', { class: 'primary', 'data-focus': 'start', onclick: act(() => api.start(summary.game_id)) }, 'Start the game') : null,
       summary.creator === me && open ? h('p', { class: 'hint' }, 'You can start once every seat is taken.') : null,
-      mine >= 0 ? h('button', { onclick: act(() => api.leave(summary.game_id), () => { location.hash = '#/lobby'; }) }, 'Leave this game') : null));
+      mine >= 0 ? h('button', { 'data-focus': 'leave', onclick: act(() => api.leave(summary.game_id), () => { location.hash = '#/lobby'; }) }, 'Leave this game') : null));
 }

@@ -3,7 +3,7 @@
 // exactly what the server gives every watcher, never a hand. A game created with a
 // spectator delay reaches watchers that many events behind the table while it runs.
 import { api } from './api.js';
-import { announce, h, replace } from './dom.js';
+import { announce, h, replace, unannounce } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
@@ -12,9 +12,6 @@ import { current, session } from './store.js';
 
 const ANONYMOUS = null;
 
-const horizon = ({ version, status, spectator_delay: delay }) =>
-  (status === 'playing' && delay ? Math.max(version - delay, 1) : version);
-
 export async function mount(root, { id }) {
   const st = { id, summary: null, view: null, version: 0 };
   current.screen = 'watch';
@@ -22,16 +19,17 @@ export async function mount(root, { id }) {
   const main = h('div', { class: 'play' });
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
 
-  // GET /games/{id} is the summary and the spectator's view in one answer. The summary is
-  // the game as it stands; the view is as of the spectator delay's horizon (the documented
-  // rule: that many events behind while the game runs, never before version 1).
+  // GET /games/{id} is the summary and the spectator's view in one answer, both as of the
+  // spectator delay's horizon (that many events behind while the game runs, never before
+  // version 1): the summary's version is the version shown.
   const load = async () => {
     const detail = await api.game(id, { key: ANONYMOUS });
-    return { version: horizon(detail.summary), detail };
+    return { version: detail.summary.version, detail };
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
+  let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
     load,
     first,
@@ -43,9 +41,10 @@ export async function mount(root, { id }) {
     onEvents: (items) => log.add(items),
     onStatus(status, err) {
       main.dataset.stream = status;
-      if (status === 'reconnecting') announce('Connection lost: reconnecting…', 'warn');
-      if (status === 'live') announce('');
-      if (status === 'closed' || status === 'error') announce(err?.message || 'Something went wrong.', 'error');
+      // Back: the warning goes (but not what was said since).
+      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
     },
   });
 
@@ -60,7 +59,7 @@ export async function mount(root, { id }) {
           seated ? h('a', { class: 'button primary', href: `#/game/${id}` }, 'Your seat') : null,
           st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
           h('a', { href: '#/lobby' }, 'Lobby'))),
-      h('p', { class: 'hint watch-note' }, st.summary.status === 'playing' && delay
+      h('p', { class: 'hint watch-note' }, ['lobby', 'playing'].includes(st.summary.status) && delay
         ? `You see this game ${delay} event${delay === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`
         : 'You see what every watcher sees: the table, never a hand.'),
       st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline })

@@ -80,11 +80,15 @@ def click_and_wait(page: Page, button: Any) -> None:
 def play_one_move(page: Page) -> str:
     """Click the move a person who likes challenges would: the first offered of the most
     wanted kind. Returns its kind. The kinds are read in one go from the page (the table can
-    be redrawn between two questions), and the click goes to a button of that kind."""
+    be redrawn between two questions), and the click goes to a button of that kind. No two
+    moves offered read alike (two copies of a card make one move, not two buttons)."""
     moves = page.get_by_role("region", name="Your moves")
-    offered: list[str] = page.evaluate(
+    buttons: list[list[str]] = page.evaluate(
         """() => [...document.querySelectorAll('.move-list button.move:not([disabled])')]
-              .map(b => [...b.classList].find(c => c.startsWith('m-')))""")
+              .map(b => [[...b.classList].find(c => c.startsWith('m-')), b.textContent])""")
+    texts = [text for _, text in buttons]
+    assert len(set(texts)) == len(texts), f"moves alike: {texts}"
+    offered = [kind for kind, _ in buttons]
     for kind in PREFERENCE:
         if kind in offered:
             click_and_wait(page, moves.locator(f"button.{kind}:not([disabled])").first)
