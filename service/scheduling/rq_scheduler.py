@@ -31,12 +31,13 @@ def job_id(due: DueWork) -> str:
 
 
 def _utc(t: datetime) -> datetime:
+    """A time of RQ's (a job's start), aware whichever RQ wrote it."""
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job | None:
     """Enqueues `due` now, or hands it to the timers when it is for later (None)."""
-    at = _utc(due.due_at)
+    at = due.due_at
     now = datetime.now(UTC)
     if due.kind == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
