@@ -22,7 +22,7 @@ from litestar.types import ASGIApp, HTTPScope, Message
 from service.http.bodies import BodyRequest
 from service.http.context import Runtime, rate_limit_identity
 from service.http.feeds import Feeds
-from service.http.metrics import request_metrics
+from service.http.metrics import LoopLagProbe, request_metrics
 from service.http.openapi import DocumentedStructSchemaPlugin, finish_document
 from service.http.player_feeds import PlayerFeeds
 from service.http.problems import EXCEPTION_HANDLERS, allow_header
@@ -195,6 +195,7 @@ def create_app(
                       else None)
 
     restore: list[Callable[[], object]] = []
+    lag_probe = LoopLagProbe()
 
     async def startup(app: Litestar) -> None:
         # An operator who skipped the migrations learns it here, not from each request's
@@ -205,11 +206,13 @@ def create_app(
                 log.error("the database is not ready for this code: %s", behind)
         services.start()
         runtime.player_feeds.start()
+        lag_probe.start()
         restore.extend(_drain_streams_on_exit_signal(runtime.feeds, runtime.player_feeds))
 
     async def shutdown(app: Litestar) -> None:
         for undo in restore:
             undo()
+        await lag_probe.close()
         await runtime.feeds.close()
         await runtime.player_feeds.close()
         if shared is not None:

@@ -1,4 +1,5 @@
 """Request metrics: Litestar's Prometheus families, names and labels, at a fraction of the cost.
+And the event loop's lag (`LoopLagProbe`): how late the loop wakes a task that sleeps.
 
 Litestar's `PrometheusMiddleware` builds a `Request`, parses the URL it then ignores (with
 `group_path` the label is the route template), merges three label dicts, wraps `send` with
@@ -9,12 +10,14 @@ children per label set and records the same samples in 8 µs.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
 from litestar.middleware.base import DefineMiddleware
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusMiddleware
+from prometheus_client import Histogram
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -78,3 +81,44 @@ class RequestMetrics(PrometheusMiddleware):
 def request_metrics() -> DefineMiddleware:
     return PrometheusConfig(app_name="cya", prefix="cya", group_path=True,
                             exclude=["/v1/metrics"], middleware_class=RequestMetrics).middleware
+
+
+# Fine around 100 ms, the bound a stall must stay under (bench/soak.py reads the highest
+# bucket that holds an observation as the process's worst lag).
+LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0,
+               2.5, 5.0, 10.0, 30.0)
+PROBE_INTERVAL_S = 0.05
+LOOP_LAG = Histogram(
+    "cya_event_loop_lag_seconds",
+    f"How much later than asked this process's event loop woke a task that slept "
+    f"{PROBE_INTERVAL_S} s: a call that blocks the loop stalls every request of the process, "
+    "and shows here.", buckets=LAG_BUCKETS)
+
+
+class LoopLagProbe:
+    """A task that sleeps `interval_s` again and again and records how late it wakes: the
+    time the loop spent on something else that did not yield (a handler that blocks, a wait
+    loop that never awaits). A loop that keeps up records about 0."""
+
+    def __init__(self, histogram: Histogram = LOOP_LAG,
+                 interval_s: float = PROBE_INTERVAL_S) -> None:
+        self.histogram, self.interval_s = histogram, interval_s
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._measure(),
+                                                                name="loop-lag-probe")
+
+    async def _measure(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time() + self.interval_s
+            await asyncio.sleep(self.interval_s)
+            self.histogram.observe(max(loop.time() - asked, 0.0))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None

@@ -6,6 +6,7 @@ what the game now waits for. All but the outbox are hints.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
@@ -21,6 +22,7 @@ from service.table.game import Game
 log = logging.getLogger(__name__)
 
 HINT_PAUSE_S = 5.0
+UNPUBLISHED_MAX = 10_000  # games whose latest publish is owed, at most
 
 
 class Publisher(Protocol):
@@ -105,42 +107,85 @@ class CommitHints:
     streams re-read the log on a timer, the sweepers enqueue every overdue `due_work` row and
     catch up what a listener missed (ratings, tournaments, deliveries).
 
-    After a hint fails, that hint (each listener its own) is skipped for `HINT_PAUSE_S`: a
-    Redis that stops answering held every command for its timeout (a second), and the RQ
-    enqueue, which blocks, held the whole process."""
+    After a hint fails, that hint (each listener its own) is skipped for `pause_s`: a Redis
+    that stops answering held every command for its timeout (a second), and the RQ enqueue,
+    which blocks, held the whole process.
 
-    def __init__(self, publisher: Publisher, hooks: CommitHooks) -> None:
-        self.publisher, self.scheduler, self.listeners = (publisher, hooks.scheduler,
-                                                          hooks.listeners)
-        self._paused_until: dict[object, float] = {}
+    A publish that failed or was skipped is owed, and made once the pause is over (each
+    game's latest version, to every player it had news for): a game's stream re-reads the log
+    on a timer, but a player's news stream hears of a game only from a publish, or from the
+    loss of its own subscription, which a publisher's failure is not. News lost in a pause
+    was lost for good, and a `cya-bot` runner waiting for it waited forever (bench/soak.py).
+    """
 
-    async def after_commit(self, before: Game, after: Game, stored: Sequence[StoredEvent],
-                           due: DueWork | None) -> None:
-        """`due`: what the game now waits for (its `due_work` row, or None)."""
-        game_id, version = after.game_id, after.version
-        # The listeners first: what follows from this commit (the next bot move, a client
-        # that reads the answer) comes after they are told, so they are told in log order.
+    def __init__(self, publisher: Publisher, scheduler: Scheduler,
+                 pause_s: float = HINT_PAUSE_S, listeners: Sequence[CommitListener] = ()
+                 ) -> None:
+        self.publisher, self.scheduler, self.pause_s = publisher, scheduler, pause_s
+        self.listeners = tuple(listeners)
+        self._paused_until: dict[object, float] = {}  # by hint: a name, or a listener
+        self._unpublished: dict[str, tuple[int, frozenset[str]]] = {}
+        self._owed_due: asyncio.TimerHandle | None = None  # when the owed go again
+        self._owed_going: asyncio.Task[None] | None = None  # held: the loop holds tasks weakly
+
+    async def notify(self, before: Game, after: Game, stored: Sequence[StoredEvent],
+                     due: DueWork | None) -> None:
+        """Everything after a commit, `due` being what the game now waits for (its `due_work`
+        row, or None). The listeners first: what follows from this commit (the next bot move, a
+        client that reads the answer) comes after they are told, so they are told in log
+        order."""
         for listener in self.listeners:
             await self._hint(listener, functools.partial(listener.committed, before, after,
                                                          stored),
                              "could not tell %s of version %d of game %s",
-                             type(listener).__name__, version, game_id)
-        players = players_to_tell(before, after)
-        await self._hint("publish", lambda: self.publisher.publish(game_id, version, players),
-                         "could not publish version %d of game %s; streams will poll",
-                         version, game_id)
+                             type(listener).__name__, after.version, after.game_id)
+        await self.after_commit(after.game_id, after.version, due, players_to_tell(before, after))
+
+    async def after_commit(self, game_id: str, version: int, due: DueWork | None,
+                           players: Sequence[str] = ()) -> None:
+        """`players`: those the commit gives news to (`table.clock.players_to_tell`)."""
+        await self._publish(game_id, version, frozenset(players))
         await self._hint("schedule", lambda: self.scheduler.schedule(game_id, due),
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
 
+    async def _publish(self, game_id: str, version: int, players: frozenset[str]) -> bool:
+        sent = await self._hint(
+            "publish", lambda: self.publisher.publish(game_id, version, sorted(players)),
+            "could not publish version %d of game %s; streams will poll", version, game_id)
+        if not sent:
+            _, before = self._unpublished.pop(game_id, (0, frozenset()))
+            self._unpublished[game_id] = (version, before | players)
+            if len(self._unpublished) > UNPUBLISHED_MAX:  # the oldest goes: streams poll
+                del self._unpublished[next(iter(self._unpublished))]
+            if self._owed_due is None:
+                wait = max(self._paused_until.get("publish", 0.0) - time.monotonic(), 0.0)
+                self._owed_due = asyncio.get_running_loop().call_later(wait, self._owed_go)
+        return sent
+
+    def _owed_go(self) -> None:
+        self._owed_due = None
+        self._owed_going = asyncio.get_running_loop().create_task(self._publish_owed())
+
+    async def _publish_owed(self) -> None:
+        owed, self._unpublished = self._unpublished, {}
+        for n, (game_id, (version, players)) in enumerate(owed.items()):
+            if not await self._publish(game_id, version, players):
+                for later, (v, p) in list(owed.items())[n + 1:]:  # owed again, in order
+                    self._unpublished.setdefault(later, (v, p))
+                return
+
     async def _hint(self, key: object, send: Callable[[], Awaitable[object]], failed: str,
-                    *args: object) -> None:
+                    *args: object) -> bool:
+        """Whether the hint was given (not when it failed or is paused)."""
         if time.monotonic() < self._paused_until.get(key, 0.0):
-            return
+            return False
         try:
             await send()
         except Exception as exc:
-            self._paused_until[key] = time.monotonic() + HINT_PAUSE_S
+            self._paused_until[key] = time.monotonic() + self.pause_s
             # One line: a Redis that is away fails every hint the same way.
             log.warning(failed + " (%s: %s)", *args, type(exc).__name__, exc)
             log.debug("the hint's failure", exc_info=True)
+            return False
+        return True

@@ -113,7 +113,8 @@ class Pipeline:
         self.hooks = (CommitHooks() if hooks is None else
                       hooks if isinstance(hooks, CommitHooks) else hooks(self))
         self.scheduler: Scheduler = self.hooks.scheduler
-        self.hints = CommitHints(self.publisher, self.hooks)
+        self.hints = CommitHints(self.publisher, self.scheduler,
+                                 listeners=self.hooks.listeners)
 
     # Entry points.
 
@@ -267,7 +268,7 @@ class Pipeline:
             return await self._lost_race(command, game)
         if self.cache is not None:
             self.cache.put(after)
-        await self.hints.after_commit(game, after, batch.stored, rows.due)
+        await self.hints.notify(game, after, batch.stored, rows.due)
         return Outcome(command.game_id, after.version, tuple(batch.stored))
 
     async def _prepare(self, command: _Command, game: Game, decided: Decided) -> _Prepared:

@@ -67,11 +67,20 @@ class LocalPublisher:
 class RedisPublisher:
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+        from redis.exceptions import ConnectionError as RedisConnectionError
 
         # Every command publishes and waits for the answer: a Redis that stops answering may
         # hold it a second (redis-py 8's default is 5). Subscriptions wait for messages as
         # long as they like, on a client of their own without that timeout.
-        self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        # A publish on a pooled connection that Redis closed (it restarted) goes again, once,
+        # on a new one: it failed otherwise, after every subscriber had subscribed again, and
+        # a player's news stream never hears of a lost publish (bench/soak.py found a
+        # `cya-bot` runner waiting for good). Not after a timeout: that would double the wait.
+        self._redis: Any = redis.from_url(
+            url, socket_connect_timeout=1, socket_timeout=1,
+            retry=Retry(NoBackoff(), retries=1, supported_errors=(RedisConnectionError,)))
         self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
 
     async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:

@@ -130,6 +130,50 @@ async def test_given_a_spectator_delay_then_a_watchers_stream_trails_and_ends_wi
     assert final.json()["version"] == live and final.json()["status"] == "finished"
 
 
+async def test_given_a_spectator_delay_then_a_watchers_long_poll_across_the_start_trails_it(
+        api):
+    """Found by bench/soak.py: a watcher's long poll opened while the game was in its lobby
+    answered the live table when the game started during the wait."""
+    ann, bob = await api.player("ann"), await api.player("bob")
+    game_id = await api.game(ann, [bob], start=False, spectator_delay=DELAY)
+    path = f"/v1/games/{game_id}"
+    lobby = (await api.http.get(f"{path}/view")).json()["version"]
+    poll = asyncio.create_task(api.http.get(f"{path}/view", params={
+        "wait_for_version": lobby + 1, "timeout": 2}))
+    await asyncio.sleep(0.3)
+
+    assert (await api.post(ann, f"{path}/start")).status_code == 200
+    live = (await api.get(ann, f"{path}/view")).json()["version"]
+    answer = await poll
+
+    assert answer.status_code == 200  # trailing by the delay, never back past the lobby
+    assert answer.json()["version"] == max(live - DELAY, lobby) < live
+
+
+async def test_given_a_spectator_delay_then_watchers_reads_across_the_start_trail_it(api):
+    """Found by bench/soak.py: a watcher's page or view checked while the game was in its
+    lobby read what the start committed meanwhile, the live table."""
+    ahead = []
+    for _ in range(5):
+        ann, bob = await api.player("ann"), await api.player("bob")
+        game_id = await api.game(ann, [bob], start=False, spectator_delay=DELAY)
+        path = f"/v1/games/{game_id}"
+        lobby = (await api.http.get(f"{path}/view")).json()["version"]
+        reads = [asyncio.create_task(api.http.get(f"{path}/{what}", params={"limit": 100}
+                                                  if what == "events" else {}))
+                 for what in ("events", "view") * 15]
+
+        assert (await api.post(ann, f"{path}/start")).status_code == 200
+        live = (await api.get(ann, f"{path}/view")).json()["version"]
+
+        for read in await asyncio.gather(*reads):
+            body = read.json()
+            last = max((e["version"] for e in body.get("events", [body])), default=0)
+            if last > max(lobby, live - DELAY, body["version"] - DELAY):
+                ahead.append((read.url.path, last, body["version"]))
+    assert not ahead  # never what the delay holds back
+
+
 async def test_given_a_delay_out_of_bounds_then_the_game_is_refused(api):
     ann = await api.player("ann")
 

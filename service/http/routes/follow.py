@@ -136,7 +136,12 @@ class FollowController(Controller):
         horizon = access.horizon(viewer)
         if horizon < access.version:  # a watcher, behind by the game's spectator delay
             return Response(await _delayed_page(runtime, access, after, limit, horizon))
-        stored = await store.read_events(game_id, after, after + limit)
+        upto = after + limit
+        if viewer is None and access.spectator_delay:
+            # Not past the version checked: a game in its lobby may have started since, and a
+            # watcher trails it from then on.
+            upto = min(upto, access.version)
+        stored = await store.read_events(game_id, after, upto)
         page = [EventOut(s.version, redacted_for(s, viewer)) for s in stored]
         if stored and stored[-1].version > access.version:  # moved on since the check
             async with store.read() as conn:

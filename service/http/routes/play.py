@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 import msgspec
@@ -124,20 +125,24 @@ def _view_answer(view: tuple[int, bytes], if_none_match: str | None) -> RawJson:
 
 
 async def _watched(runtime: Runtime, game_id: str, wait_for_version: int | None,
-                   timeout: float) -> tuple[int, bytes]:
+                   timeout: float, at_least: int = 0) -> tuple[int, bytes]:
     """A watcher's view of a game with a spectator delay: the game as it stood that many
-    events ago (its version is the ETag), waiting as a long poll does for that version to
-    reach `wait_for_version`."""
+    events ago (its version is the ETag), waiting as a long poll does until that version
+    reaches `wait_for_version`. Never older than `at_least`, a version the watcher was shown
+    in full: the lobby's, where a watcher trails by nothing (the delay starts with the deal,
+    which may come while it waits)."""
     pipeline = runtime.services.pipeline
     fresh = runtime.services.settings.catches_up_first
     game = await pipeline.load(game_id, fresh=fresh)
-    if wait_for_version is not None and game.horizon(None) < wait_for_version:
-        delay = game.version - game.horizon(None)
-        async with runtime.feeds.follow(game_id) as feed:
-            await feed.wait_past(wait_for_version - 1 + delay,
-                                 min(timeout, runtime.settings.long_poll_max_seconds))
-        game = await pipeline.load(game_id, fresh=True)
-    at = game.horizon(None)
+    if wait_for_version is not None:
+        until = time.monotonic() + min(timeout, runtime.settings.long_poll_max_seconds)
+        while (game.horizon(None) < wait_for_version and not game.over
+               and (left := until - time.monotonic()) > 0):
+            delay = game.version - game.horizon(None)  # 0 in the lobby, the delay after
+            async with runtime.feeds.follow(game_id) as feed:
+                await feed.wait_past(wait_for_version - 1 + delay, left)
+            game = await pipeline.load(game_id, fresh=True)
+    at = max(game.horizon(None), min(at_least, game.version))
     then = game if at == game.version else await pipeline.at_version(game_id, at)
     return at, runtime.delayed_views.body(then, None)
 
@@ -179,8 +184,11 @@ class PlayController(Controller):
         game, seat = await seat_in(runtime.services.pipeline, game_id, player)
         if seat is None:
             may_watch(game, player)
-            if game.horizon(None) < game.version:  # a watcher of a game with a delay
-                delayed = await _watched(runtime, game_id, wait_for_version, timeout)
+            if game.lobby is not None and game.lobby.spectator_delay:  # a delayed watcher
+                # Also in the lobby: the game may start while this reads (or waits).
+                delayed = await _watched(runtime, game_id, wait_for_version, timeout,
+                                         at_least=game.version if game.status == "lobby"
+                                         else 0)
                 return _view_answer(delayed, if_none_match)
         seen = game.version
         if (wait_for_version is not None and game.version < wait_for_version

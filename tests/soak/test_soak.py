@@ -1,0 +1,39 @@
+"""The soak (`bench/soak.py`), briefly: the production shape (two API processes, two workers,
+PostgreSQL and Redis of its own) with every kind of client at once for about 40 s while a
+worker and an API process are killed and Redis and PostgreSQL restart; every target met.
+`bench/soak.py` itself runs for 10 minutes or more (README, Benchmarks)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.processes import ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.soak
+def test_soak_the_production_shape_with_faults_meets_every_target() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "soak.py"), "--seconds", "40", "--faults",
+         "--backend", "production", "--tables", "4",
+         "--pages", "1" if CHROMIUM.exists() else "0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+    lines = done.stdout.strip().splitlines()
+    assert lines, done.stderr[-3000:]
+    report = json.loads(lines[-1])
+    figures = report["backends"]["production"]
+    missed = {name: ok for name, ok in report["met"].items() if not ok}
+    assert not missed, (missed, {k: v for k, v in figures.items() if k != "routes"},
+                        "\n".join(lines[-40:-1]))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert figures["games"]["verified"] >= 4 and figures["reads"] >= 40
+    assert [f["fault"] for f in figures["faults"]] == [
+        "worker killed", "api killed", "redis restarted", "postgres restarted"]
+    assert figures["webhook_messages"] > 0 and figures["webhook_bot_decisions"] > 0
