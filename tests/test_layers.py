@@ -59,6 +59,8 @@ PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"
 INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
                   "uvicorn", "httpx")
 OURS = ("service", "workers")
+# Database drivers: only the store imports them (each backend names its own faults there).
+DRIVERS = ("asyncpg", "aiosqlite", "sqlite3", "psycopg", "psycopg2")
 
 
 def _package_of(module: str) -> str:
@@ -117,6 +119,13 @@ def test_each_package_imports_only_from_below(package: str) -> None:
                 bad.add(f"{path.relative_to(ROOT)}: {name}")
             if package in PURE and name.split(".")[0] in INFRASTRUCTURE:
                 bad.add(f"{path.relative_to(ROOT)}: {name} (a pure package)")
+    assert not bad, sorted(bad)
+
+
+def test_only_the_store_imports_a_database_driver() -> None:
+    bad = {f"{path.relative_to(ROOT)}: {name}" for path in _python_files()
+           if _package_of(_module_name(path)) != "service.store"
+           for name in _imports(path) if name.split(".")[0] in DRIVERS}
     assert not bad, sorted(bad)
 
 

@@ -8,7 +8,9 @@ from click.testing import CliRunner
 
 from service.cli.main import main
 from service.http.settings import HttpSettings
+from service.pipeline.hooks import NoScheduler
 from service.store.migrate import head_revision
+from service.wiring.bootstrap import build
 from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
 
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
@@ -127,3 +129,13 @@ def test_given_db_upgrade_then_it_names_the_revision_the_database_is_at(tmp_path
     assert unreachable.exit_code == 1, unreachable.output
     assert unreachable.output.startswith("Error: cannot reach the database: ")
     assert len(unreachable.output.splitlines()) <= 3
+
+
+@pytest.mark.parametrize("scheduler", [None, NoScheduler()], ids=["its own", "a given one"])
+def test_given_rq_without_redis_then_the_start_fails_whatever_the_scheduler(tmp_path,
+                                                                           scheduler):
+    # Where work runs is chosen once: the tournaments' wake-ups and the webhook deliveries
+    # used to fall back to this process, unseen, when a scheduler was given.
+    url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+    with pytest.raises(ValueError, match="due_work=rq needs CYA_REDIS_URL"):
+        build(Settings(database_url=url, due_work="rq"), scheduler=scheduler)

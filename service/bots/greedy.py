@@ -7,23 +7,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
+from service.domain import commands
 from service.domain.cards import Kind, card_table
-from service.domain.commands import (
-    Challenge,
-    ChallengeDraft,
-    ChooseMoveDirection,
-    Concede,
-    Discard,
-    DraftSet,
-    EndTurn,
-    FormSet,
-    ImproveSet,
-    PassDraft,
-    PlayMove,
-    PlaySwap,
-    Respond,
-    SeatCommand,
-)
+from service.domain.commands import SeatCommand
 from service.domain.sets import Table, pair_type
 from service.domain.state import AwaitingChallengeReply, AwaitingMoveDirections, Direction
 from service.domain.views import GameView, SetView
@@ -109,13 +95,13 @@ def _fight_value(win_chance: float, prize: int, stake: int) -> float:
     return win_chance * prize - (1 - win_chance) * stake
 
 
-def _score_challenge(seat: _Seat, cmd: Challenge) -> float:
+def _score_challenge(seat: _Seat, cmd: commands.Challenge) -> float:
     stack = seat.view.seats[cmd.target_seat].stack
     target = stack[-1] if cmd.position == "top" else stack[-2]
     return _opening_value(seat, cmd.target_seat, target.type, _set_value(seat, target), cmd.cards)
 
 
-def _score_challenge_draft(seat: _Seat, cmd: ChallengeDraft) -> float:
+def _score_challenge_draft(seat: _Seat, cmd: commands.ChallengeDraft) -> float:
     draft = seat.view.draft
     assert draft is not None
     prize = _value(seat, draft.set.cards)
@@ -132,7 +118,7 @@ def _opening_value(
     return _fight_value(chance, prize, stake)
 
 
-def _score_respond(seat: _Seat, cmd: Respond) -> float:
+def _score_respond(seat: _Seat, cmd: commands.Respond) -> float:
     p = seat.view.pending
     assert isinstance(p, AwaitingChallengeReply)
     other = p.defender if p.awaiting == p.challenger else p.challenger
@@ -155,7 +141,7 @@ def _contested_value(seat: _Seat, p: AwaitingChallengeReply) -> int:
 # Building the stack.
 
 
-def _score_form_set(seat: _Seat, cmd: FormSet) -> float:
+def _score_form_set(seat: _Seat, cmd: commands.FormSet) -> float:
     cards = cmd.hand_cards
     if cmd.source == "discard":
         cards = (*cards, seat.view.discard_pile[-1])
@@ -171,7 +157,7 @@ def _cover_bonus(seat: _Seat, new_set_value: int) -> float:
     return EXPOSURE * (_top_at_risk(seat, seat.me) - new_set_value)
 
 
-def _score_draft_set(seat: _Seat, cmd: DraftSet) -> float:
+def _score_draft_set(seat: _Seat, cmd: commands.DraftSet) -> float:
     cards = (cmd.hand_card, *cmd.pile_cards)
     value = _value(seat, cards)
     spent = _keep_value(seat, cmd.hand_card) - seat.table[cmd.hand_card].value
@@ -179,24 +165,24 @@ def _score_draft_set(seat: _Seat, cmd: DraftSet) -> float:
     return value - spent + bonus + _cover_bonus(seat, value)
 
 
-def _score_improve_set(seat: _Seat, cmd: ImproveSet) -> float:
+def _score_improve_set(seat: _Seat, cmd: commands.ImproveSet) -> float:
     value = seat.table[cmd.card].value
     exposed = 1 - EXPOSURE if len(seat.view.seats[seat.me].stack) >= 2 else 1.0
     return exposed * value - (_keep_value(seat, cmd.card) - value)
 
 
-def _score_discard(seat: _Seat, cmd: Discard) -> float:
+def _score_discard(seat: _Seat, cmd: commands.Discard) -> float:
     return -_keep_value(seat, cmd.card)
 
 
-def _score_end_turn(seat: _Seat, cmd: EndTurn) -> float:
+def _score_end_turn(seat: _Seat, cmd: commands.EndTurn) -> float:
     return END_TURN
 
 
 # Action cards: Swap and Move.
 
 
-def _score_swap(seat: _Seat, cmd: PlaySwap) -> float:
+def _score_swap(seat: _Seat, cmd: commands.PlaySwap) -> float:
     theirs = _set_value(seat, seat.view.seats[cmd.target_seat].stack[-1])
     ours = _set_value(seat, seat.view.seats[seat.me].stack[-1])
     return theirs - ours - ACTION_KEEP
@@ -215,13 +201,13 @@ def _exposed_change(seat: _Seat, target: int, direction: Direction) -> float:
     return _set_value(seat, after[-1]) - _set_value(seat, stack[-1])
 
 
-def _score_move(seat: _Seat, cmd: PlayMove) -> float:
+def _score_move(seat: _Seat, cmd: commands.PlayMove) -> float:
     change = _exposed_change(seat, cmd.target_seat, cmd.direction)
     sign = -1 if cmd.target_seat == seat.me else 1
     return EXPOSURE * sign * change - ACTION_KEEP
 
 
-def _score_move_direction(seat: _Seat, cmd: ChooseMoveDirection) -> float:
+def _score_move_direction(seat: _Seat, cmd: commands.ChooseMoveDirection) -> float:
     p = seat.view.pending
     assert isinstance(p, AwaitingMoveDirections)
     other = _move_partner(seat, p.pile)
@@ -238,22 +224,22 @@ def _move_partner(seat: _Seat, pile: int) -> int:
     return b if seat.me == a else a
 
 
-def _score_pass(seat: _Seat, cmd: PassDraft | Concede) -> float:
+def _score_pass(seat: _Seat, cmd: commands.PassDraft | commands.Concede) -> float:
     return 0.0
 
 
 _SCORES: dict[type, Callable[[_Seat, Any], float]] = {
-    FormSet: _score_form_set,
-    Discard: _score_discard,
-    Challenge: _score_challenge,
-    DraftSet: _score_draft_set,
-    ImproveSet: _score_improve_set,
-    PlaySwap: _score_swap,
-    PlayMove: _score_move,
-    EndTurn: _score_end_turn,
-    Respond: _score_respond,
-    Concede: _score_pass,
-    ChallengeDraft: _score_challenge_draft,
-    PassDraft: _score_pass,
-    ChooseMoveDirection: _score_move_direction,
+    commands.FormSet: _score_form_set,
+    commands.Discard: _score_discard,
+    commands.Challenge: _score_challenge,
+    commands.DraftSet: _score_draft_set,
+    commands.ImproveSet: _score_improve_set,
+    commands.PlaySwap: _score_swap,
+    commands.PlayMove: _score_move,
+    commands.EndTurn: _score_end_turn,
+    commands.Respond: _score_respond,
+    commands.Concede: _score_pass,
+    commands.ChallengeDraft: _score_challenge_draft,
+    commands.PassDraft: _score_pass,
+    commands.ChooseMoveDirection: _score_move_direction,
 }

@@ -46,17 +46,32 @@ Prior = Callable[[GameView, Sequence[SeatCommand]], list[float]]
 
 class Search(NamedTuple):
     command: SeatCommand
-    iterations: int
+    iterations: int  # those run, skipped ones included
     seconds: float
+    # Iterations whose deal the view allows but in which the engine refused a move: they
+    # teach the tree nothing. Many would mean `determinize` deals what cannot be.
+    skipped: int = 0
+
+
+class _Arm:
+    """One command's statistics at a node: how many iterations followed it and their reward
+    sum, and how many it was available in (the subset-armed bandit's count)."""
+
+    __slots__ = ("available", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
 
 
 class _Node:
-    """Per command: [visits, reward sum, availability]; children by (command, next seat)."""
+    """Per command its `_Arm`; children by (command, next seat)."""
 
     __slots__ = ("children", "prior", "stats", "visits")
 
     def __init__(self) -> None:
-        self.stats: dict[SeatCommand, list[float]] = {}
+        self.stats: dict[SeatCommand, _Arm] = {}
         self.children: dict[tuple[SeatCommand, int], _Node] = {}
         self.prior: dict[SeatCommand, float] = {}  # the order in which children are tried
         self.visits = 0
@@ -91,20 +106,23 @@ class Ismcts:
         deadline = None if self.budget_s is None else started + self.budget_s
         root = _Node()
         root.prior = dict(zip(legal, self.prior(view, legal), strict=True))
-        done = 0
+        done = skipped = 0
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(view, legal, root, rng)
+            if not self._iterate(view, legal, root, rng):
+                skipped += 1
             done += 1
         stats = root.stats
-        best = max(legal, key=lambda c: (stats[c][0], stats[c][1]) if c in stats else (0, 0))
-        return Search(best, done, time.perf_counter() - started)
+        best = max(legal, key=lambda c: (stats[c].visits, stats[c].reward) if c in stats
+                   else (0, 0))
+        return Search(best, done, time.perf_counter() - started, skipped)
 
     # One iteration: deal, descend (expanding one node), roll out, score, back up.
 
     def _iterate(self, view: GameView, legal: Sequence[SeatCommand], root: _Node,
-                 rng: random.Random) -> None:
+                 rng: random.Random) -> bool:
+        """False for an iteration skipped (`Search.skipped`)."""
         state = sample_state(view, rng)
         node: _Node | None = root
         path: list[tuple[_Node, SeatCommand, int]] = []
@@ -126,13 +144,14 @@ class Ismcts:
                     path[-1][0].children[key] = node_
             state = self._roll_out(state, rng)
         except RuleViolation:
-            return  # a deal the view allows but the engine refuses a move in: skip it
+            return False  # a deal the view allows but the engine refuses a move in
         rewards = _rewards(state)
         for n, command, seat in path:
-            st = n.stats[command]
-            st[0] += 1
-            st[1] += rewards[seat]
+            arm = n.stats[command]
+            arm.visits += 1
+            arm.reward += rewards[seat]
             n.visits += 1
+        return True
 
     def _select(self, node: _Node, state: GameState, seat: int, moves: Sequence[SeatCommand],
                 rng: random.Random) -> tuple[SeatCommand, bool]:
@@ -141,11 +160,11 @@ class Ismcts:
         tried: list[SeatCommand] = []
         untried: list[SeatCommand] = []
         for m in moves:
-            st = stats.get(m)
-            if st is None:
-                st = stats[m] = [0, 0.0, 0]
-            st[2] += 1
-            (tried if st[0] else untried).append(m)
+            arm = stats.get(m)
+            if arm is None:
+                arm = stats[m] = _Arm()
+            arm.available += 1
+            (tried if arm.visits else untried).append(m)
         if untried and len(tried) < max(1, WIDENING * node.visits ** WIDEN_POWER):
             if len(untried) == 1:
                 return untried[0], True
@@ -156,8 +175,9 @@ class Ismcts:
             return max(untried, key=lambda m: (prior[m], rng.random())), True
         best, best_value = tried[0], -math.inf
         for m in tried:
-            visits, total, available = stats[m]
-            value = total / visits + EXPLORATION * math.sqrt(math.log(available) / visits)
+            arm = stats[m]
+            value = arm.reward / arm.visits + EXPLORATION * math.sqrt(
+                math.log(arm.available) / arm.visits)
             if value > best_value:
                 best, best_value = m, value
         return best, False

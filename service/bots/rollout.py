@@ -13,23 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from service.domain import commands
 from service.domain.cards import Kind, card_table
-from service.domain.commands import (
-    Challenge,
-    ChallengeDraft,
-    ChooseMoveDirection,
-    Concede,
-    Discard,
-    DraftSet,
-    EndTurn,
-    FormSet,
-    ImproveSet,
-    PassDraft,
-    PlayMove,
-    PlaySwap,
-    Respond,
-    SeatCommand,
-)
+from service.domain.commands import SeatCommand
 from service.domain.sets import Table
 from service.domain.state import (
     AwaitingChallengeReply,
@@ -85,7 +71,7 @@ def _units(ctx: _Ctx, seat: int, set_type: str) -> int:
     return matching_units(ctx.table, ctx.state.hands[seat], set_type)
 
 
-def _form(ctx: _Ctx, cmd: FormSet) -> float:
+def _form(ctx: _Ctx, cmd: commands.FormSet) -> float:
     cards = cmd.hand_cards
     if cmd.source == "discard":
         cards = (*cards, ctx.state.discard_pile[-1])
@@ -93,16 +79,16 @@ def _form(ctx: _Ctx, cmd: FormSet) -> float:
                                                               else 0)
 
 
-def _draft(ctx: _Ctx, cmd: DraftSet) -> float:
+def _draft(ctx: _Ctx, cmd: commands.DraftSet) -> float:
     return (_value(ctx, (cmd.hand_card, *cmd.pile_cards)) - _spent(ctx, (cmd.hand_card,))
             + 4_000 * len(cmd.pile_cards))
 
 
-def _improve(ctx: _Ctx, cmd: ImproveSet) -> float:
+def _improve(ctx: _Ctx, cmd: commands.ImproveSet) -> float:
     return 0.7 * ctx.table[cmd.card].value
 
 
-def _discard(ctx: _Ctx, cmd: Discard) -> float:
+def _discard(ctx: _Ctx, cmd: commands.Discard) -> float:
     info = ctx.table[cmd.card]
     if info.kind is Kind.ACTION:
         return -ACTION_HELD
@@ -115,19 +101,19 @@ def _fight(ctx: _Ctx, defender: int, set_type: str, prize: int) -> float:
     return LOST_FIGHT
 
 
-def _challenge(ctx: _Ctx, cmd: Challenge) -> float:
+def _challenge(ctx: _Ctx, cmd: commands.Challenge) -> float:
     stack = ctx.state.stacks[cmd.target_seat]
     target = stack[-1] if cmd.position == "top" else stack[-2]
     return _fight(ctx, cmd.target_seat, target.type, _set_value(ctx, target))
 
 
-def _challenge_draft(ctx: _Ctx, cmd: ChallengeDraft) -> float:
+def _challenge_draft(ctx: _Ctx, cmd: commands.ChallengeDraft) -> float:
     draft = ctx.state.draft
     assert draft is not None
     return _fight(ctx, draft.drafter, draft.set.type, _set_value(ctx, draft.set))
 
 
-def _respond(ctx: _Ctx, cmd: Respond) -> float:
+def _respond(ctx: _Ctx, cmd: commands.Respond) -> float:
     p = ctx.state.pending
     assert isinstance(p, AwaitingChallengeReply)
     other = p.defender if p.awaiting == p.challenger else p.challenger
@@ -136,17 +122,17 @@ def _respond(ctx: _Ctx, cmd: Respond) -> float:
     return 1.0 if _units(ctx, other, p.set_type) <= mine else -1.0
 
 
-def _swap(ctx: _Ctx, cmd: PlaySwap) -> float:
+def _swap(ctx: _Ctx, cmd: commands.PlaySwap) -> float:
     stacks = ctx.state.stacks
     return (_set_value(ctx, stacks[cmd.target_seat][-1]) - _set_value(ctx, stacks[ctx.seat][-1])
             - ACTION_HELD)
 
 
-def _move(ctx: _Ctx, cmd: PlayMove) -> float:
+def _move(ctx: _Ctx, cmd: commands.PlayMove) -> float:
     return -ACTION_HELD - 1
 
 
-def _direction(ctx: _Ctx, cmd: ChooseMoveDirection) -> float:
+def _direction(ctx: _Ctx, cmd: commands.ChooseMoveDirection) -> float:
     p = ctx.state.pending
     assert isinstance(p, AwaitingMoveDirections)
     if ctx.state.players == 2:
@@ -163,22 +149,22 @@ def _zero(ctx: _Ctx, cmd: Any) -> float:
     return 0.0
 
 
-def _end_turn(ctx: _Ctx, cmd: EndTurn) -> float:
+def _end_turn(ctx: _Ctx, cmd: commands.EndTurn) -> float:
     return -4_000.0
 
 
 _SCORES: dict[type, Callable[[_Ctx, Any], float]] = {
-    FormSet: _form,
-    DraftSet: _draft,
-    ImproveSet: _improve,
-    Discard: _discard,
-    Challenge: _challenge,
-    ChallengeDraft: _challenge_draft,
-    Respond: _respond,
-    Concede: _zero,
-    PassDraft: _zero,
-    PlaySwap: _swap,
-    PlayMove: _move,
-    EndTurn: _end_turn,
-    ChooseMoveDirection: _direction,
+    commands.FormSet: _form,
+    commands.DraftSet: _draft,
+    commands.ImproveSet: _improve,
+    commands.Discard: _discard,
+    commands.Challenge: _challenge,
+    commands.ChallengeDraft: _challenge_draft,
+    commands.Respond: _respond,
+    commands.Concede: _zero,
+    commands.PassDraft: _zero,
+    commands.PlaySwap: _swap,
+    commands.PlayMove: _move,
+    commands.EndTurn: _end_turn,
+    commands.ChooseMoveDirection: _direction,
 }

@@ -11,24 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import actions, challenge, draft, rounds
-from .commands import (
-    Challenge,
-    ChallengeDraft,
-    ChooseMoveDirection,
-    Command,
-    Concede,
-    Discard,
-    DraftSet,
-    EndTurn,
-    FormSet,
-    ImproveSet,
-    PassDraft,
-    PlayMove,
-    PlaySwap,
-    Respond,
-    StartGame,
-)
+from . import actions, challenge, commands, draft, rounds
+from .commands import Command, StartGame
 from .decision import Decision
 from .errors import RuleCode, RuleViolation
 from .events import ChallengeConceded, DraftChallengePassed, Event, TurnEnded
@@ -42,19 +26,19 @@ from .state import (
 )
 
 _SEAT_HANDLERS: dict[type[Any], Callable[[Decision, Any, int], None]] = {
-    FormSet: actions.form_set,
-    Discard: actions.discard,
-    ImproveSet: actions.improve_set,
-    PlaySwap: actions.play_swap,
-    PlayMove: actions.play_move,
-    EndTurn: actions.end_turn,
-    Challenge: challenge.challenge,
-    Respond: challenge.respond,
-    Concede: challenge.concede,
-    ChallengeDraft: challenge.challenge_draft,
-    PassDraft: challenge.pass_draft,
-    DraftSet: draft.draft_set,
-    ChooseMoveDirection: draft.choose_move_direction,
+    commands.FormSet: actions.form_set,
+    commands.Discard: actions.discard,
+    commands.ImproveSet: actions.improve_set,
+    commands.PlaySwap: actions.play_swap,
+    commands.PlayMove: actions.play_move,
+    commands.EndTurn: actions.end_turn,
+    commands.Challenge: challenge.challenge,
+    commands.Respond: challenge.respond,
+    commands.Concede: challenge.concede,
+    commands.ChallengeDraft: challenge.challenge_draft,
+    commands.PassDraft: challenge.pass_draft,
+    commands.DraftSet: draft.draft_set,
+    commands.ChooseMoveDirection: draft.choose_move_direction,
 }
 
 

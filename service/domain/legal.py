@@ -5,24 +5,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import get_args
 
+from . import commands
 from .cards import MOVE, SWAP, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
-from .commands import (
-    Challenge,
-    ChallengeDraft,
-    ChooseMoveDirection,
-    Concede,
-    Discard,
-    DraftSet,
-    EndTurn,
-    FormSet,
-    ImproveSet,
-    PassDraft,
-    PlayMove,
-    PlaySwap,
-    Respond,
-    SeatCommand,
-)
+from .commands import SeatCommand
 from .draft import face_up_tops
 from .sets import Table, group_type, pair_type
 from .state import (
@@ -44,35 +30,36 @@ def legal_commands(state: GameState, seat: int) -> list[SeatCommand]:
         return _turn_commands(state, table, seat, p.actions_taken)
     if isinstance(p, AwaitingChallengeReply) and p.awaiting == seat:
         replies: list[SeatCommand] = [
-            Respond(cards) for cards in plays(table, state.hands[seat], p.set_type, p.required)
+            commands.Respond(cards)
+            for cards in plays(table, state.hands[seat], p.set_type, p.required)
         ]
-        return [*replies, Concede()]
+        return [*replies, commands.Concede()]
     if isinstance(p, AwaitingDraftChallenge) and p.eligible == seat:
         out: list[SeatCommand] = []
         if state.draft and draft_challenge_error(state, seat, p.drafter) is None:
             hand = state.hands[seat]
-            out = [ChallengeDraft(c) for c in plays(table, hand, state.draft.set.type, 1)]
-        return [*out, PassDraft()]
+            out = [commands.ChallengeDraft(c) for c in plays(table, hand, state.draft.set.type, 1)]
+        return [*out, commands.PassDraft()]
     if isinstance(p, AwaitingMoveDirections) and p.awaiting[0] == seat:
-        return [ChooseMoveDirection(direction) for direction in DIRECTIONS]
+        return [commands.ChooseMoveDirection(direction) for direction in DIRECTIONS]
     return []
 
 
 def _turn_commands(state: GameState, table: Table, seat: int, taken: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     out: list[SeatCommand] = [
-        FormSet("hand", (a, b)) for a, b in combinations(hand, 2) if pair_type(table, a, b)
+        commands.FormSet("hand", (a, b)) for a, b in combinations(hand, 2) if pair_type(table, a, b)
     ]
     if state.discard_pile:
         top = state.discard_pile[-1]
-        out += [FormSet("discard", (c,)) for c in hand if pair_type(table, c, top)]
-    out += [Discard(c) for c in hand]
+        out += [commands.FormSet("discard", (c,)) for c in hand if pair_type(table, c, top)]
+    out += [commands.Discard(c) for c in hand]
     out += _challenges(state, table, seat)
     if state.ruleset.uses_draft_piles:
         out += _drafts(state, table, seat)
     out += _advanced(state, table, seat)
     if taken:
-        out.append(EndTurn())
+        out.append(commands.EndTurn())
     return out
 
 
@@ -90,7 +77,7 @@ def _challenges(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
             asked = 1 if position == "top" else 2
             set_type = state.stacks[target][-asked].type
             for cards in plays(table, state.hands[seat], set_type, asked):
-                out.append(Challenge(target, position, cards))  # type: ignore[arg-type]
+                out.append(commands.Challenge(target, position, cards))  # type: ignore[arg-type]
     return out
 
 
@@ -99,7 +86,7 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
     choices = [combo for k in sizes for combo in combinations(tops, k)]
     return [
-        DraftSet(h, combo)
+        commands.DraftSet(h, combo)
         for h in state.hands[seat]
         if table[h].kind is not Kind.ACTION
         for combo in choices
@@ -114,15 +101,17 @@ def _advanced(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     if adv.improve_set and stacks[seat]:
         top_type = stacks[seat][-1].type
         out += [
-            ImproveSet(c) for c in hand if table[c].kind is Kind.ASSET and table[c].type == top_type
+            commands.ImproveSet(c)
+            for c in hand if table[c].kind is Kind.ASSET and table[c].type == top_type
         ]
     if adv.action_cards:
         for c in hand:
             if table[c].type == SWAP and stacks[seat]:
-                out += [PlaySwap(c, t) for t in range(state.players) if t != seat and stacks[t]]
+                out += [commands.PlaySwap(c, t) for t in range(state.players)
+                        if t != seat and stacks[t]]
             elif table[c].type == MOVE:
                 out += [
-                    PlayMove(c, t, direction)
+                    commands.PlayMove(c, t, direction)
                     for t in range(state.players)
                     if len(stacks[t]) >= 2
                     for direction in DIRECTIONS

@@ -50,7 +50,6 @@ from service.players.directory import PlayerDirectory
 from service.projections.views import MemoryViews
 from service.store.migrate import schema_behind_of
 from service.wiring.bootstrap import build, tune_gc
-from service.wiring.schedulers import start as start_due_work
 from service.wiring.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -205,8 +204,6 @@ def create_app(
             behind = await asyncio.wait_for(schema_behind_of(services.engine), 5.0)
             if behind is not None:
                 log.error("the database is not ready for this code: %s", behind)
-        # Resume work owed from before a restart at once, not at the next command.
-        start_due_work(services.pipeline.scheduler)
         services.start()
         runtime.player_feeds.start()
         lag_probe.start()

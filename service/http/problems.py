@@ -8,12 +8,9 @@ a database that cannot be reached is a 503 the client may retry.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Annotated, Any
 
-import asyncpg
 import msgspec
-import sqlalchemy.exc
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
@@ -24,6 +21,8 @@ from service.domain import RuleCode, RuleViolation
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.http.choices import choices_at
+from service.store.backends import database_fault
+from service.store.faults import Fault
 from service.store.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("cya.http")
@@ -159,50 +158,25 @@ def _from_http(exc: HTTPException) -> Problem:
     return Problem(status, code, detail, headers=headers or None, errors=errors)
 
 
-_UNREACHABLE = ("The database cannot be reached. Retry shortly; a command sent with an "
-                "Idempotency-Key may be resent safely, whether or not it took effect.")
-_BUSY = ("Every database connection of this server is busy. Retry shortly; a command sent "
-         "with an Idempotency-Key may be resent safely, whether or not it took effect.")
-_NOT_MIGRATED = ("The database is not ready for this server (its schema is behind). Retry "
-                 "later; nothing was done.")
-
-
-def _database_fault(exc: BaseException) -> str | None:
-    """Why the database, not the request, is at fault, if it is: refused, lost, starting up,
-    out of connections (or another resource), or (SQLite) locked past the busy timeout; or a
-    table or column missing, as on a database `cya db upgrade` has not migrated (readiness
-    says so too). Other database errors stay 500s: a bug of ours."""
-    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
-        return _UNREACHABLE
-    if isinstance(exc, sqlalchemy.exc.TimeoutError):  # every pooled connection stayed busy
-        return _BUSY
-    cause: BaseException | None = exc
-    for _ in range(8):  # through SQLAlchemy's wrapper and the driver's
-        if cause is None:
-            break
-        if isinstance(cause, OSError | asyncpg.PostgresConnectionError
-                      | asyncpg.CannotConnectNowError | asyncpg.InsufficientResourcesError):
-            return _UNREACHABLE
-        if isinstance(cause, asyncpg.InternalClientError):
-            # A connection left mid-protocol by its server's going ("cannot switch to state
-            # 12; another operation is in progress", asyncpg#1069): lost, not a bug of ours.
-            return _UNREACHABLE
-        if isinstance(cause, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
-            return _NOT_MIGRATED
-        if isinstance(cause, sqlite3.OperationalError):
-            if "locked" in str(cause):
-                return _UNREACHABLE
-            if str(cause).startswith(("no such table", "no such column")):
-                return _NOT_MIGRATED
-        cause = cause.__cause__ or getattr(cause, "orig", None)
-    return None
+# Why the database, not the request, is at fault (`service.store.faults`).
+_FAULTS = {
+    Fault.UNREACHABLE: "The database cannot be reached. Retry shortly; a command sent with an "
+                       "Idempotency-Key may be resent safely, whether or not it took effect.",
+    Fault.BUSY: "Every database connection of this server is busy. Retry shortly; a command "
+                "sent with an Idempotency-Key may be resent safely, whether or not it took "
+                "effect.",
+    Fault.NOT_MIGRATED: "The database is not ready for this server (its schema is behind). "
+                        "Retry later; nothing was done.",
+}
 
 
 def to_problem(exc: Exception) -> Problem:
-    fault = _database_fault(exc)
-    if fault is not None:
-        (log.error if fault is _NOT_MIGRATED else log.warning)("database unavailable: %r", exc)
-        return Problem(503, "database_unavailable", fault, headers={"Retry-After": "1"})
+    fault = database_fault(exc)
+    if fault is not None:  # other database errors stay 500s: a bug of ours
+        (log.error if fault is Fault.NOT_MIGRATED else log.warning)("database unavailable: %r",
+                                                                    exc)
+        return Problem(503, "database_unavailable", _FAULTS[fault],
+                       headers={"Retry-After": "1"})
     match exc:
         case Problem():
             return exc

@@ -1,25 +1,28 @@
-"""After-commit hooks: publish (game, version) for the API's streams (`publishers.py`); tell the
-scheduler (`service.scheduling`) what the game now waits for. Both are hints.
+"""What a pipeline tells of its commits (`CommitHooks`, given at its construction): the outbox is
+asked inside the transaction; after it, the listeners are told, the publisher publishes (game,
+version) for the API's streams (`publishers.py`) and the scheduler (`service.scheduling`) hears
+what the game now waits for. All but the outbox are hints.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.pipeline.publishers import PlayerNews
 from service.store.records import StoredEvent
-from service.table.clock import DueWork
+from service.table.clock import DueWork, players_to_tell
 from service.table.game import Game
 
 log = logging.getLogger(__name__)
 
 HINT_PAUSE_S = 5.0
 UNPUBLISHED_MAX = 10_000  # games whose latest publish is owed, at most
-
 
 
 class Publisher(Protocol):
@@ -35,14 +38,24 @@ class Publisher(Protocol):
 
 
 class Scheduler(Protocol):
-    """Told after every commit what the game now waits for (the `due_work` row, or None)."""
+    """Told after every commit what the game now waits for (the `due_work` row, or None).
+
+    Its lifecycle: built with the pipeline whose commands its work runs, if it runs any
+    (`service.wiring.execution`); `start`ed in the process's event loop at startup (the
+    in-process one resumes at once the work owed from before a restart); `close`d at
+    shutdown."""
+
+    def start(self) -> None: ...
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None: ...
 
+    async def close(self) -> None: ...
+
 
 class CommitListener(Protocol):
-    """Told after every commit what it changed (`service.webhooks.dispatch.Webhooks`): a
-    hint like the others, whose failure is logged and never fails the command."""
+    """Told after every commit what it changed (`service.webhooks.dispatch.Webhooks`,
+    `service.projections.ratings.RateFinishedGames`, the tournaments' driver): a hint like the
+    others, whose failure is logged and never fails the command."""
 
     async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
                         ) -> None: ...
@@ -57,20 +70,46 @@ class CommitOutbox(Protocol):
 
 
 class NoScheduler:
-    """Until the workers exist: due work waits in the table for a sweeper."""
+    """Due work waits in the table (for a test that drives every seat, or a one-shot command)."""
+
+    def start(self) -> None:
+        return None
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         return None
 
+    async def close(self) -> None:
+        return None
+
+
+class NoOutbox:
+    """A commit owes no outbox row (a pipeline without webhooks: tests, benchmarks)."""
+
+    async def owed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                   ) -> list[dict[str, Any]]:
+        return []
+
+
+@dataclass(frozen=True)
+class CommitHooks:
+    """Everything a pipeline tells of its commits, fixed when it is built. A capability that
+    follows from commits (webhooks, ratings, tournaments) is one more listener."""
+
+    scheduler: Scheduler = field(default_factory=NoScheduler)
+    outbox: CommitOutbox = field(default_factory=NoOutbox)
+    # Told in this order, before the publish and the schedule.
+    listeners: tuple[CommitListener, ...] = ()
+
 
 class CommitHints:
-    """Tell the streams and the workers after a commit. Both are hints that may fail (Redis
-    away) without failing the committed command, which a client would only retry: streams
-    re-read the log on a timer, and the sweeper enqueues every overdue `due_work` row.
+    """Tell the listeners, the streams and the workers after a commit. All are hints that may
+    fail (Redis away) without failing the committed command, which a client would only retry:
+    streams re-read the log on a timer, the sweepers enqueue every overdue `due_work` row and
+    catch up what a listener missed (ratings, tournaments, deliveries).
 
-    After a hint fails, that hint is skipped for `pause_s`: a Redis that stops answering
-    held every command for its timeout (a second), and the RQ enqueue, which blocks, held the
-    whole process.
+    After a hint fails, that hint (each listener its own) is skipped for `pause_s`: a Redis
+    that stops answering held every command for its timeout (a second), and the RQ enqueue,
+    which blocks, held the whole process.
 
     A publish that failed or was skipped is owed, and made once the pause is over (each
     game's latest version, to every player it had news for): a game's stream re-reads the log
@@ -80,13 +119,27 @@ class CommitHints:
     """
 
     def __init__(self, publisher: Publisher, scheduler: Scheduler,
-                 pause_s: float = HINT_PAUSE_S) -> None:
+                 pause_s: float = HINT_PAUSE_S, listeners: Sequence[CommitListener] = ()
+                 ) -> None:
         self.publisher, self.scheduler, self.pause_s = publisher, scheduler, pause_s
-        self._paused_until = {"publish": 0.0, "schedule": 0.0, "rate": 0.0,
-                              "game_over": 0.0, "listen": 0.0}
+        self.listeners = tuple(listeners)
+        self._paused_until: dict[object, float] = {}  # by hint: a name, or a listener
         self._unpublished: dict[str, tuple[int, frozenset[str]]] = {}
         self._owed_due: asyncio.TimerHandle | None = None  # when the owed go again
         self._owed_going: asyncio.Task[None] | None = None  # held: the loop holds tasks weakly
+
+    async def notify(self, before: Game, after: Game, stored: Sequence[StoredEvent],
+                     due: DueWork | None) -> None:
+        """Everything after a commit, `due` being what the game now waits for (its `due_work`
+        row, or None). The listeners first: what follows from this commit (the next bot move, a
+        client that reads the answer) comes after they are told, so they are told in log
+        order."""
+        for listener in self.listeners:
+            await self._hint(listener, functools.partial(listener.committed, before, after,
+                                                         stored),
+                             "could not tell %s of version %d of game %s",
+                             type(listener).__name__, after.version, after.game_id)
+        await self.after_commit(after.game_id, after.version, due, players_to_tell(before, after))
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
                            players: Sequence[str] = ()) -> None:
@@ -95,11 +148,6 @@ class CommitHints:
         await self._hint("schedule", lambda: self.scheduler.schedule(game_id, due),
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
-
-    async def send(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
-                   *args: object) -> None:
-        """A hint of `name`'s kind: its failure is logged, never raised."""
-        await self._hint(name, send, failed, *args)
 
     async def _publish(self, game_id: str, version: int, players: frozenset[str]) -> bool:
         sent = await self._hint(
@@ -111,7 +159,7 @@ class CommitHints:
             if len(self._unpublished) > UNPUBLISHED_MAX:  # the oldest goes: streams poll
                 del self._unpublished[next(iter(self._unpublished))]
             if self._owed_due is None:
-                wait = max(self._paused_until["publish"] - time.monotonic(), 0.0)
+                wait = max(self._paused_until.get("publish", 0.0) - time.monotonic(), 0.0)
                 self._owed_due = asyncio.get_running_loop().call_later(wait, self._owed_go)
         return sent
 
@@ -127,15 +175,15 @@ class CommitHints:
                     self._unpublished.setdefault(later, (v, p))
                 return
 
-    async def _hint(self, name: str, send: Callable[[], Awaitable[object]], failed: str,
+    async def _hint(self, key: object, send: Callable[[], Awaitable[object]], failed: str,
                     *args: object) -> bool:
         """Whether the hint was given (not when it failed or is paused)."""
-        if time.monotonic() < self._paused_until[name]:
+        if time.monotonic() < self._paused_until.get(key, 0.0):
             return False
         try:
             await send()
         except Exception as exc:
-            self._paused_until[name] = time.monotonic() + self.pause_s
+            self._paused_until[key] = time.monotonic() + self.pause_s
             # One line: a Redis that is away fails every hint the same way.
             log.warning(failed + " (%s: %s)", *args, type(exc).__name__, exc)
             log.debug("the hint's failure", exc_info=True)

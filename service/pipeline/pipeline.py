@@ -12,7 +12,7 @@ import functools
 import hashlib
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -22,30 +22,23 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import (
-    CommitHints,
-    CommitListener,
-    CommitOutbox,
-    NoScheduler,
-    Publisher,
-    Scheduler,
-)
+from service.pipeline.hooks import CommitHints, CommitHooks, Publisher, Scheduler
 from service.pipeline.outcome import Outcome, OutcomeStatus
 from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
-from service.projections import ratings
 from service.projections.rows import read_model_rows
 from service.store.event_store import EventStore
 from service.store.records import (
     AppendRejected,
+    Batch,
     DamagedLog,
     GameNotFound,
     IdempotencyKeyReused,
+    ReadModelRows,
     StoredEvent,
     VersionConflict,
     visibility_of,
 )
-from service.table.clock import players_to_tell
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby import CreateGame, LobbyCommand, create
 
@@ -61,6 +54,15 @@ class _Command(NamedTuple):
     expected_version: int | None
     creating: bool = False
     dry_run: bool = False
+
+
+class _Prepared(NamedTuple):
+    """A commit, ready: its events, the game they lead to, and every row written with them
+    (the read models' and the outbox's)."""
+
+    batch: Batch
+    after: Game
+    rows: ReadModelRows
 
 
 class _Retry(NamedTuple):
@@ -88,31 +90,31 @@ class Pipeline:
         *,
         cache: StateCache | None = None,
         publisher: Publisher | None = None,
-        scheduler: Scheduler | None = None,
+        hooks: CommitHooks | Callable[[Pipeline], CommitHooks] | None = None,
         conflict_retries: int = 8,
         catch_up_first: bool = False,
         master_seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
+        """`hooks`: what the pipeline tells of its commits (None: nothing), or the function that
+        builds them with it when the work they start runs its commands (a bot's move in this
+        process)."""
         self.store = store
         # Replays and benchmarks pass fixed seeds; the server's are secret and fresh.
         self.master_seeds = master_seeds
         self.cache = cache
         self.publisher: Publisher = publisher or LocalPublisher()
-        self.scheduler: Scheduler = scheduler or NoScheduler()
-        self.hints = CommitHints(self.publisher, self.scheduler)
-        # Told after every commit (webhooks): each a hint, after the publish and the schedule.
-        self.listeners: list[CommitListener] = []
-        # Asked what a commit owes its outbox (webhooks' messages), written in its transaction.
-        self.outbox: CommitOutbox | None = None
         self.retries = conflict_retries
-        # Told the id of each game that ends (a tournament's runner listens): a hint, like
-        # the others; the tournaments' sweepers catch what a failed one misses.
-        self.game_over: Callable[[str], Awaitable[None]] | None = None
         # Other processes write this log too: decide on the game as of the log's end, one read
         # of the events past the cached version. Decided on a cached game that is behind, a
         # command's append fails, fails the group it was written with (whose every command is
         # then written alone), and is decided again.
         self.catch_up_first = catch_up_first
+        # Last, once the rest is set: a hook built here keeps the pipeline for later.
+        self.hooks = (CommitHooks() if hooks is None else
+                      hooks if isinstance(hooks, CommitHooks) else hooks(self))
+        self.scheduler: Scheduler = self.hooks.scheduler
+        self.hints = CommitHints(self.publisher, self.scheduler,
+                                 listeners=self.hooks.listeners)
 
     # Entry points.
 
@@ -257,6 +259,19 @@ class Pipeline:
 
     async def _commit(self, command: _Command, game: Game, decided: Decided
                       ) -> Outcome | _Retry:
+        """Prepare → commit → cache → notify: what follows from a commit is a listener
+        (`CommitHooks`), never a branch here."""
+        batch, after, rows = await self._prepare(command, game, decided)
+        try:
+            await self.store.commit(batch, rows)
+        except AppendRejected:
+            return await self._lost_race(command, game)
+        if self.cache is not None:
+            self.cache.put(after)
+        await self.hints.notify(game, after, batch.stored, rows.due)
+        return Outcome(command.game_id, after.version, tuple(batch.stored))
+
+    async def _prepare(self, command: _Command, game: Game, decided: Decided) -> _Prepared:
         at = datetime.now(UTC)
         batch = self.store.prepare(
             command.game_id, game.version, game.last_hash, decided.events,
@@ -267,41 +282,20 @@ class Pipeline:
         after = advance(clocked(game, decided.game, at), last.version, last.hash, at)
         rows = read_model_rows(after, lobby_changed=command.creating
                                or after.lobby is not game.lobby)
-        if self.outbox is not None:
-            # Like a projection, not a hint: a commit whose messages cannot be told (the
-            # subscriptions unread, the database away) must not happen, since nothing would
-            # ever owe them again. The command fails instead (a 503 the client retries).
-            rows = replace(rows, messages=await self.outbox.owed(game, after, batch.stored))
-        try:
-            await self.store.commit(batch, rows)
-        except AppendRejected:
-            # Someone appended first: the same command (return its outcome) or another.
-            replay = await self._replay(command)
-            if replay is not None:
-                return replay
-            if command.expected_version is not None or command.creating:
-                raise await self._stale(command.game_id, game.version) from None
-            return _Retry(game.version)
-        if self.cache is not None:
-            self.cache.put(after)
-        # The listeners first: what follows from this commit (the next bot move, a client
-        # that reads the answer) comes after they are told, so they are told in log order.
-        for listener in self.listeners:
-            await self.hints.send(
-                "listen", functools.partial(listener.committed, game, after, batch.stored),
-                "could not tell a listener of version %d of game %s", after.version,
-                command.game_id)
-        await self.hints.after_commit(command.game_id, after.version, rows.due,
-                                      players_to_tell(game, after))
-        if after.lobby is not None and after.lobby.rated and game.status != after.status == (
-                "finished"):  # the ratings count it now (the sweepers will if this fails)
-            await self.hints.send("rate", lambda: ratings.catch_up(self.store),
-                                  "could not rate game %s yet", command.game_id)
-        if self.game_over is not None and game.status != after.status and after.over:
-            told = self.game_over
-            await self.hints.send("game_over", lambda: told(command.game_id),
-                                  "could not tell that game %s ended", command.game_id)
-        return Outcome(command.game_id, after.version, tuple(batch.stored))
+        # Like a projection, not a hint: a commit whose messages cannot be told (the
+        # subscriptions unread, the database away) must not happen, since nothing would ever
+        # owe them again. The command fails instead (a 503 the client retries).
+        messages = await self.hooks.outbox.owed(game, after, batch.stored)
+        return _Prepared(batch, after, replace(rows, messages=messages))
+
+    async def _lost_race(self, command: _Command, game: Game) -> Outcome | _Retry:
+        """Someone appended first: the same command (return its outcome) or another."""
+        replay = await self._replay(command)
+        if replay is not None:
+            return replay
+        if command.expected_version is not None or command.creating:
+            raise await self._stale(command.game_id, game.version) from None
+        return _Retry(game.version)
 
     async def _stale(self, game_id: str, expected: int) -> VersionConflict:
         """The conflict, naming the version the game is at now (the 409 tells the client)."""

@@ -79,8 +79,7 @@ class PlayerDirectory:
             )).first()
         if row is None:
             return None
-        at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-        player = Player(row.player_id, row.name, at)
+        player = Player(row.player_id, row.name, row.created_at)
         self._remember(api_key, player)
         return player
 
@@ -91,8 +90,7 @@ class PlayerDirectory:
                 .where(players.c.player_id == player_id))).first()
         if row is None:
             return None
-        at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-        return Player(row.player_id, row.name, at)
+        return Player(row.player_id, row.name, row.created_at)
 
     def _remember(self, api_key: str, player: Player) -> None:
         if len(self._by_key) < self._cache_size:

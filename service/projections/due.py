@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import due_work
 from service.table.clock import DueWork
 
@@ -20,4 +19,4 @@ async def overdue(store: EventStore, grace_s: float, limit: int = 1000) -> list[
             sa.select(due_work).where(due_work.c.due_at <= cutoff)
             .order_by(due_work.c.due_at).limit(limit)
         )).all()
-    return [DueWork(r.game_id, r.version, r.kind, r.seat, as_utc(r.due_at)) for r in rows]
+    return [DueWork(r.game_id, r.version, r.kind, r.seat, r.due_at) for r in rows]

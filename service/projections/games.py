@@ -4,7 +4,7 @@ stored view. What the API and the tests read alike."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -46,11 +46,8 @@ class GameAccess:
 
 def access_of(row: Any) -> GameAccess:
     """A `games` row's access facts."""
-    deadline = row.deadline
-    if deadline is not None and deadline.tzinfo is None:  # SQLite keeps no zone
-        deadline = deadline.replace(tzinfo=UTC)
     return GameAccess(row.game_id, row.status, row.creator, row.public, decode_seats(row.seats),
-                      row.version, decode_awaiting(row.pending_seats), deadline,
+                      row.version, decode_awaiting(row.pending_seats), row.deadline,
                       row.spectator_delay, row)
 
 

@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.store.event_store import EventStore
-from service.store.records import StoredEvent, as_utc
+from service.store.records import StoredEvent
 from service.store.tables import games, rating_changes, ratings
 from service.table.game import Game, apply_at
 from service.table.lobby import BotSeat, HumanSeat, SeatResigned
@@ -110,6 +110,20 @@ async def catch_up(store: EventStore) -> int:
         return len(pending)
 
 
+class RateFinishedGames:
+    """A commit listener (`service.pipeline.hooks.CommitListener`): a rated game that finishes
+    is counted at once. When this fails, the sweepers count it (`catch_up`)."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None:
+        if after.lobby is not None and after.lobby.rated and before.status != after.status == (
+                "finished"):
+            await catch_up(self.store)
+
+
 async def rebuild(store: EventStore) -> int:
     """Every rating again from the logs: the table `catch_up` keeps, from nothing."""
     async with store.write() as conn:
@@ -129,7 +143,7 @@ async def _finished(conn: AsyncConnection, *, counted: bool | None
     if counted is False:
         q = q.where(~sa.exists().where(rating_changes.c.game_id == games.c.game_id))
     rows = (await conn.execute(q.order_by(games.c.updated_at, games.c.game_id))).all()
-    return [(as_utc(r.updated_at), r.game_id) for r in rows]
+    return [(r.updated_at, r.game_id) for r in rows]
 
 
 async def _last_counted(conn: AsyncConnection) -> tuple[datetime, str] | None:
@@ -137,7 +151,7 @@ async def _last_counted(conn: AsyncConnection) -> tuple[datetime, str] | None:
         sa.select(games.c.updated_at, games.c.game_id)
         .where(games.c.game_id.in_(sa.select(rating_changes.c.game_id)))
         .order_by(games.c.updated_at.desc(), games.c.game_id.desc()).limit(1))).first()
-    return None if row is None else (as_utc(row.updated_at), row.game_id)
+    return None if row is None else (row.updated_at, row.game_id)
 
 
 async def _clear(conn: AsyncConnection) -> None:

@@ -19,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from service.projections import ratings
 from service.projections.rows import games_row, view_rows
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import due_work, events, game_views, games
 from service.table.clock import due_work_of
 from service.table.game import Game, apply_at
@@ -78,7 +77,7 @@ async def rebuild(store: EventStore) -> RebuildStats:
                         if len(batch.games) >= BATCH_GAMES:
                             await batch.flush(conn)
                     game, first_at = Game(game_id), at
-                game = apply_at(game, store.codec.decode(etype, sv, data), as_utc(at))
+                game = apply_at(game, store.codec.decode(etype, sv, data), at)
                 version, last_hash, last_at = v, h, at
                 n_events += 1
         if game is not None:
@@ -92,5 +91,5 @@ async def rebuild(store: EventStore) -> RebuildStats:
 def _finish(game: Game, version: int, last_hash: str, first_at: datetime | None,
             last_at: datetime | None) -> Game:
     assert first_at is not None and last_at is not None
-    return replace(game, version=version, last_hash=last_hash, created_at=as_utc(first_at),
-                   updated_at=as_utc(last_at))
+    return replace(game, version=version, last_hash=last_hash, created_at=first_at,
+                   updated_at=last_at)

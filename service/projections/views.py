@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -76,8 +76,6 @@ def pick_view(rows: Iterable[Any], seat: int | None) -> tuple[Any, bytes] | None
 
 def view_body(game_id: str, version: int, seat: int | None, status: str, awaiting: list[int],
               when: datetime | None, view: bytes | None) -> bytes:
-    if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
     head = _encode({"game_id": game_id, "version": version, "seat": seat, "status": status,
                     "awaiting": awaiting, "deadline": when})
     return head[:-1] + b',"view":' + (view if status != "lobby" and view else b"null") + b"}"

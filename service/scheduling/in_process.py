@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 
 from service.pipeline import Pipeline
@@ -26,24 +26,25 @@ log = logging.getLogger(__name__)
 
 
 class InProcessScheduler:
-    def __init__(self, *, bot_delay_ms: int = 0, sweep_interval_s: float = 3.0,
-                 sweep_grace_s: float = 5.0, outage_grace_s: float = OUTAGE_GRACE_S,
-                 lobby_ttl_s: float = 86_400.0, abandon_after_s: float = 7 * 86_400.0,
-                 lateness: ClockLateness | None = None) -> None:
+    """Built by the pipeline whose commands its work runs (`Pipeline(hooks=...)`).
+    `also_sweep`: more to sweep, from packages above this one (the tournaments' stalled runs).
+    `lateness`: told how late each clock's expiry taken here was."""
+
+    def __init__(self, pipeline: Pipeline, *, bot_delay_ms: int = 0,
+                 sweep_interval_s: float = 3.0, sweep_grace_s: float = 5.0,
+                 outage_grace_s: float = OUTAGE_GRACE_S, lobby_ttl_s: float = 86_400.0,
+                 abandon_after_s: float = 7 * 86_400.0, lateness: ClockLateness | None = None,
+                 also_sweep: Sequence[Callable[[], Awaitable[object]]] = ()) -> None:
+        self.pipeline = pipeline
         self.lobby_ttl_s, self.abandon_after_s = lobby_ttl_s, abandon_after_s
         self.lateness = lateness
-        self.pipeline: Pipeline | None = None
         self.bot_delay_ms = bot_delay_ms
         self.sweep_interval_s = sweep_interval_s
         self.sweep_grace_s = sweep_grace_s
         self.outage_grace_s = outage_grace_s
+        self.also_sweep = tuple(also_sweep)
         self._tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}  # game -> (version, task)
         self._sweeper: asyncio.Task[None] | None = None
-        # More to sweep, from packages above this one (the tournaments' stalled runs).
-        self.also_sweep: list[Callable[[], Awaitable[object]]] = []
-
-    def attach(self, pipeline: Pipeline) -> None:
-        self.pipeline = pipeline
 
     def start(self) -> None:
         """Begin sweeping (unless its interval is 0, as in `cya worker`); called by the first
@@ -69,7 +70,6 @@ class InProcessScheduler:
             del self._tasks[game_id]
 
     async def _run(self, due: DueWork) -> None:
-        assert self.pipeline is not None, "attach() the pipeline before scheduling"
         wait = (due.due_at - datetime.now(UTC)).total_seconds()
         if due.kind == BOT_TURN:
             wait = max(wait, 0.0) + self.bot_delay_ms / 1000
@@ -91,7 +91,6 @@ class InProcessScheduler:
                 await self.sweep()
 
     async def sweep(self) -> int:
-        assert self.pipeline is not None
         started = 0
         for due in await overdue(self.pipeline.store, self.sweep_grace_s):
             live = self._tasks.get(due.game_id)

@@ -32,12 +32,13 @@ def job_id(due: DueWork) -> str:
 
 
 def _utc(t: datetime) -> datetime:
+    """A time of RQ's (a job's start), aware whichever RQ wrote it."""
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job | None:
     """Enqueues `due` now, or hands it to the timers when it is for later (None)."""
-    at = _utc(due.due_at)
+    at = due.due_at
     now = datetime.now(UTC)
     if due.kind == BOT_TURN and bot_delay_ms:
         at = max(at, now) + timedelta(milliseconds=bot_delay_ms)
@@ -68,6 +69,9 @@ class RQScheduler:
         self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
+
+    def start(self) -> None:
+        """Nothing to start: the workers run the jobs, their sweeper finds the lost ones."""
 
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         if due is not None:  # a Redis error reaches the pipeline, which leaves it to the sweeper

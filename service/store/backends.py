@@ -7,6 +7,7 @@ from typing import Any
 from service.store.codec import EventCodec, default_codec
 from service.store.engine import create_engine, is_sqlite
 from service.store.event_store import EventStore
+from service.store.faults import Fault, fault_in
 from service.store.postgres import PostgresEventStore
 from service.store.sqlite import SqliteEventStore
 
@@ -18,3 +19,9 @@ def open_store(url: str, *, codec: EventCodec = default_codec,
     engine = create_engine(url, sqlite_busy_timeout_ms=sqlite_busy_timeout_ms, **engine_options)
     backend = SqliteEventStore if is_sqlite(url) else PostgresEventStore
     return backend(engine, codec)
+
+
+def database_fault(exc: BaseException) -> Fault | None:
+    """What `exc` says about the database (`faults.py`), each backend judging its own
+    driver's errors: a process only ever sees its own backend's."""
+    return fault_in(exc, (PostgresEventStore.fault_of, SqliteEventStore.fault_of))

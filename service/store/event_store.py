@@ -36,7 +36,6 @@ from service.store.records import (
     ReadModelRows,
     StoredEvent,
     StoredRow,
-    as_utc,
     redacted_for,
     visibility_of,
 )
@@ -181,7 +180,7 @@ class EventStore(ABC):
         except (ValueError, msgspec.MsgspecError) as exc:
             raise DamagedLog(r.game_id, r.version) from exc
         return StoredEvent(r.game_id, r.version, r.type, r.schema_version, ev, r.visibility,
-                           r.command_id, r.actor, as_utc(r.recorded_at), r.hash)
+                           r.command_id, r.actor, r.recorded_at, r.hash)
 
     async def read_as_stored(self, game_id: str) -> list[StoredRow]:
         """A game's rows in version order, undecoded: audits need the bytes the hash chain
@@ -189,7 +188,7 @@ class EventStore(ABC):
         async with self.read() as conn:
             rows = (await conn.execute(_log_query(game_id))).all()
         return [StoredRow(r.version, r.type, r.schema_version, r.visibility, r.command_id,
-                          r.actor, as_utc(r.recorded_at), r.hash,
+                          r.actor, r.recorded_at, r.hash,
                           r.data.encode() if isinstance(r.data, str) else bytes(r.data))
                 for r in rows]
 

@@ -39,6 +39,8 @@ from service.store.tables import (
 def _pg_type(column: sa.Column[Any]) -> str:
     """The PostgreSQL type a column's values are read as from a JSON document."""
     kind = column.type
+    if isinstance(kind, sa.TypeDecorator):
+        kind = kind.impl_instance
     if isinstance(kind, sa.JSON):
         return "json"
     if isinstance(kind, sa.DateTime):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import asyncpg
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.store.codec import EventCodec, default_codec
 from service.store.event_store import EventStore
+from service.store.faults import Fault
 from service.store.group_commit import GroupCommitter
 from service.store.hot_reads import HotRead, HotReads
 from service.store.records import Batch, ReadModelRows, StoredEvent
@@ -65,6 +67,20 @@ class PostgresEventStore(EventStore):
         # By JSON containment, which the seats' GIN index serves (`tables.SEATS_INDEX`).
         held = sa.cast(sa.literal(_json([{"player_id": player_id}]).decode()), JSONB)
         return SEATS_JSONB.op("@>")(held)
+
+    @staticmethod
+    def fault_of(cause: BaseException) -> Fault | None:
+        """asyncpg's errors that are the database's doing (`faults.py`)."""
+        if isinstance(cause, asyncpg.PostgresConnectionError | asyncpg.CannotConnectNowError
+                      | asyncpg.InsufficientResourcesError):
+            return Fault.UNREACHABLE
+        if isinstance(cause, asyncpg.InternalClientError):
+            # A connection left mid-protocol by its server's going ("cannot switch to state
+            # 12; another operation is in progress", asyncpg#1069): lost, not a bug of ours.
+            return Fault.UNREACHABLE
+        if isinstance(cause, asyncpg.UndefinedTableError | asyncpg.UndefinedColumnError):
+            return Fault.NOT_MIGRATED
+        return None
 
     async def close(self) -> None:
         await self._committer.close()

@@ -5,7 +5,7 @@ models' rows written with it, and the store's refusals. Plus who may see an even
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, get_args
 
 import msgspec
@@ -109,11 +109,6 @@ def visibility_of(event: AnyEvent) -> str:
     if type(event) in _PUBLIC_SERVICE_EVENTS:
         return "public"
     return str(visibility(event))  # type: ignore[arg-type]  # a game event (mypy cannot tell)
-
-
-def as_utc(t: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time we store is UTC."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:

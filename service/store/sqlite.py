@@ -6,6 +6,7 @@ then its game's read-model rows. Reads go through SQLAlchemy; there is one write
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.store.engine import WRITE_OPTION
 from service.store.event_store import EventStore
+from service.store.faults import Fault
 from service.store.hot_reads import HotRead
 from service.store.records import Batch, ReadModelRows
 from service.store.tables import (
@@ -68,6 +70,18 @@ class SqliteEventStore(EventStore):
     def seats_hold(self, player_id: str) -> sa.ColumnElement[bool]:
         # No JSON index here: a substring of the seats' compact JSON (msgspec's).
         return sa.cast(games.c.seats, sa.Text).contains(f'"player_id":"{player_id}"')
+
+    @staticmethod
+    def fault_of(cause: BaseException) -> Fault | None:
+        """sqlite3's errors that are the database's doing (`faults.py`): its file locked past
+        the busy timeout, or a table or column missing."""
+        if not isinstance(cause, sqlite3.OperationalError):
+            return None
+        if "locked" in str(cause):
+            return Fault.UNREACHABLE
+        if str(cause).startswith(("no such table", "no such column")):
+            return Fault.NOT_MIGRATED
+        return None
 
 
 async def write_read_models(conn: AsyncConnection, rows: ReadModelRows) -> None:

@@ -6,16 +6,34 @@ two together.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 metadata = sa.MetaData()
 
+
+class UtcDateTime(sa.TypeDecorator[datetime]):
+    """A moment, read back aware and in UTC on every backend. PostgreSQL's `timestamptz` keeps
+    the zone; SQLite keeps none and gives back the naive UTC time that every writer stored, so
+    it is read as UTC here, once, rather than by each reader."""
+
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect
+                             ) -> datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
 # JSON columns hold the exact msgspec-encoded text: the engine's JSON serializer passes strings
 # through untouched (see `engine.py`), so the bytes the hash chain covers are the stored bytes.
 # PostgreSQL's `json` (not `jsonb`) keeps the text verbatim.
 JsonText = sa.JSON().with_variant(postgresql.JSON(), "postgresql")
-Timestamp = sa.DateTime(timezone=True)
+Timestamp = UtcDateTime(timezone=True)
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")  # SQLite rowids are INTEGER
 
 events = sa.Table(

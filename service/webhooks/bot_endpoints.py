@@ -15,7 +15,6 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import bot_attempts, bot_endpoints
 from service.webhooks.signing import new_secret, rotated, signing_secrets
 
@@ -54,9 +53,9 @@ class BotAttempt:
 
 def _endpoint(row: Any) -> BotEndpoint:
     until = row.previous_secret_until
-    return BotEndpoint(row.player_id, row.url, row.secret, as_utc(row.created_at),
-                       as_utc(row.secret_rotated_at), row.previous_secret,
-                       None if until is None else as_utc(until))
+    return BotEndpoint(row.player_id, row.url, row.secret, row.created_at,
+                       row.secret_rotated_at, row.previous_secret,
+                       None if until is None else until)
 
 
 async def register(store: EventStore, player_id: str, url: str) -> BotEndpoint:
@@ -117,5 +116,5 @@ async def attempts_of(conn: AsyncConnection, player_id: str, *, game_id: str | N
         query = query.where(bot_attempts.c.attempt_id < before)
     rows = (await conn.execute(query.order_by(bot_attempts.c.attempt_id.desc()).limit(limit)))
     return [BotAttempt(r.player_id, r.game_id, r.version, r.seat, r.message_id, r.outcome,
-                       r.status_code, r.latency_ms, r.error, as_utc(r.at), r.attempt_id)
+                       r.status_code, r.latency_ms, r.error, r.at, r.attempt_id)
             for r in rows]

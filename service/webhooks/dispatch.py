@@ -32,7 +32,7 @@ from service.webhooks.context import Deliveries
 from service.webhooks.event_delivery import deliver_events, queue_key
 from service.webhooks.messages import messages_of_commit
 from service.webhooks.outbound import Outbound
-from service.webhooks.runners import Runner
+from service.webhooks.runners import InProcessRunner, Runner
 from service.webhooks.settings import WebhookSettings
 from service.webhooks.subscriptions import Subscription
 
@@ -43,8 +43,12 @@ MAX_TO_KICK = 10_000
 
 
 class Webhooks:
-    def __init__(self, pipeline: Pipeline, settings: WebhookSettings, runner: Runner) -> None:
-        self.ctx = Deliveries(pipeline, settings, Outbound(settings), runner)
+    def __init__(self, pipeline: Pipeline, settings: WebhookSettings,
+                 runner: Runner | None = None) -> None:
+        """`runner`: who runs the delivery jobs (RQ's), or None for this process."""
+        self.runs_here = runner is None
+        self.ctx = Deliveries(pipeline, settings, Outbound(settings),
+                              runner or InProcessRunner(self.run_job))
         self._bots: set[str] = set()
         self._subscriptions: dict[str, list[Subscription]] = {}  # enabled, by player
         self._known_at = -KNOWN_FOR_S
@@ -129,10 +133,11 @@ class Webhooks:
         return await sweep_lost(self.ctx.store, self.ctx.runner,
                                 self.ctx.settings.decision_deadline_s, grace_s)
 
-    def start_sweeping(self) -> None:
-        """In a process that runs the jobs itself (the embedded default)."""
+    def start(self) -> None:
+        """Inside the process's event loop: when it runs the jobs itself (the embedded
+        default), the deliveries whose job was lost are handed out again from now on."""
         interval = self.ctx.settings.sweep_interval_s
-        if self._sweeper is None and interval > 0:
+        if self.runs_here and self._sweeper is None and interval > 0:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(interval))
 
     async def _sweep_forever(self, interval: float) -> None:

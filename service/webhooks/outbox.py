@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import webhook_attempts, webhook_messages, webhook_subscriptions
 from service.webhooks.outbound import Answer
 
@@ -46,9 +45,9 @@ class Attempt:
 
 def _message(r: Any) -> Message:
     return Message(r.message_id, r.subscription_id, r.game_id, r.version, r.seq, r.type,
-                   r.payload, as_utc(r.created_at),
-                   None if r.delivered_at is None else as_utc(r.delivered_at), r.attempts,
-                   as_utc(r.next_attempt_at))
+                   r.payload, r.created_at,
+                   None if r.delivered_at is None else r.delivered_at, r.attempts,
+                   r.next_attempt_at)
 
 
 def message_id(subscription_id: str, game_id: str, version: int, kind: str) -> str:
@@ -91,19 +90,19 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
         rows = (await conn.execute(
             sa.select(webhook_messages).where(*_queue(subscription_id, game_id))
             .order_by(m.version, m.seq).limit(batch).with_for_update())).all()
-        if not rows or (rows[0].lease_until is not None and as_utc(rows[0].lease_until) >= now):
+        if not rows or (rows[0].lease_until is not None and rows[0].lease_until >= now):
             return Head()
         if rows[0].lease_until is not None:
             await conn.execute(sa.insert(webhook_attempts).values(
-                _interrupted(_message(rows[0]), as_utc(rows[0].lease_until), now)))
+                _interrupted(_message(rows[0]), rows[0].lease_until, now)))
             await conn.execute(sa.update(webhook_messages).where(
                 m.message_id == rows[0].message_id).values(lease_until=None))
-        if as_utc(rows[0].next_attempt_at) > now:
-            return Head(later=as_utc(rows[0].next_attempt_at))
+        if rows[0].next_attempt_at > now:
+            return Head(later=rows[0].next_attempt_at)
         taken: list[Message] = []
         for r in rows:  # the run from the head that is due and held by nobody
-            if as_utc(r.next_attempt_at) > now or (
-                    r.lease_until is not None and as_utc(r.lease_until) >= now):
+            if r.next_attempt_at > now or (
+                    r.lease_until is not None and r.lease_until >= now):
                 break
             taken.append(_message(r))
         await conn.execute(sa.update(webhook_messages).where(
@@ -213,7 +212,7 @@ async def log_of(conn: AsyncConnection, subscription_id: str, *, game_id: str | 
                 a.message_id.in_([x.message_id for x in found])).order_by(a.attempt_id)):
             attempts.setdefault(r.message_id, []).append(Attempt(
                 r.attempt_id, r.message_id, r.ok, r.status_code, r.latency_ms, r.error,
-                as_utc(r.at)))
+                r.at))
     return [(x, attempts.get(x.message_id, [])) for x in found]
 
 

@@ -35,8 +35,8 @@ class Runner(Protocol):
 
 
 class InProcessRunner:
-    def __init__(self) -> None:
-        self.body: Callable[[str, tuple[Any, ...]], Awaitable[object]] | None = None
+    def __init__(self, body: Callable[[str, tuple[Any, ...]], Awaitable[object]]) -> None:
+        self.body = body
         self._tasks: set[asyncio.Task[None]] = set()
         self._waiting: set[str] = set()
 
@@ -52,7 +52,6 @@ class InProcessRunner:
 
     async def _run(self, job: str, args: tuple[Any, ...], delay_s: float, key: str | None
                    ) -> None:
-        assert self.body is not None, "the runner's body is set by `Webhooks`"
         try:
             if delay_s > 0:
                 await asyncio.sleep(delay_s)

@@ -14,7 +14,6 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import webhook_messages, webhook_subscriptions
 from service.webhooks.signing import new_secret, rotated, signing_secrets
 
@@ -48,8 +47,8 @@ def _subscription(row: Any) -> Subscription:
         types = msgspec.json.decode(types)
     until = row.previous_secret_until
     return Subscription(row.subscription_id, row.player_id, row.url, row.secret, tuple(types),
-                        row.enabled, row.failures, row.disabled_reason, as_utc(row.created_at),
-                        row.previous_secret, None if until is None else as_utc(until))
+                        row.enabled, row.failures, row.disabled_reason, row.created_at,
+                        row.previous_secret, None if until is None else until)
 
 
 class TooMany(Exception):

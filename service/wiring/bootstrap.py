@@ -2,44 +2,64 @@
 
 from __future__ import annotations
 
+import functools
 import gc
-from dataclasses import dataclass
-
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from service.pipeline import Pipeline
-from service.pipeline.hooks import Publisher, Scheduler
+from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
+from service.projections.ratings import RateFinishedGames
 from service.scheduling.clock_lateness import ClockLateness
 from service.store.backends import open_store
-from service.store.event_store import EventStore
-from service.tournaments.runner.drivers import TournamentDriver, driver_for
+from service.tournaments.runner.drivers import TournamentDriver
 from service.webhooks.dispatch import Webhooks
-from service.webhooks.runners import InProcessRunner, RQRunner, Runner
-from service.wiring import schedulers
+from service.wiring.execution import execution_of, work_for
 from service.wiring.settings import Settings, get_settings
 
 
-@dataclass
 class Services:
-    settings: Settings
-    engine: AsyncEngine
-    store: EventStore
-    pipeline: Pipeline
-    publisher: Publisher
+    """Everything one process runs, wired once (`build`). The work that commits start runs
+    the pipeline's commands, so the pipeline builds it as it is built (`_hooks`): nothing is
+    attached to it afterwards."""
+
     tournaments: TournamentDriver
     webhooks: Webhooks
     clock_lateness: ClockLateness
 
+    def __init__(self, settings: Settings, *, scheduler: Scheduler | None = None,
+                 catch_up_first: bool = False) -> None:
+        execution_of(settings)  # a setting that cannot run fails before anything opens
+        self.settings = settings
+        self.store = open_store(settings.database_url,
+                                sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
+        self.engine = self.store.engine
+        self.publisher: Publisher = (
+            RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
+        )
+        cache = StateCache(settings.state_cache_size) if settings.state_cache else None
+        self.pipeline = Pipeline(self.store, cache=cache, publisher=self.publisher,
+                                 hooks=functools.partial(self._hooks, scheduler),
+                                 conflict_retries=settings.conflict_retries,
+                                 catch_up_first=catch_up_first)
+
+    def _hooks(self, scheduler: Scheduler | None, pipeline: Pipeline) -> CommitHooks:
+        work = work_for(self.settings, pipeline, scheduler)
+        self.tournaments, self.webhooks = work.tournaments, work.webhooks
+        self.clock_lateness = work.clock_lateness
+        # Told in this order: the webhooks first (see `CommitHints.after_commit`).
+        return CommitHooks(work.scheduler, outbox=work.webhooks, listeners=(
+            work.webhooks, RateFinishedGames(self.store), work.tournaments))
+
     def start(self) -> None:
-        """Inside the process's event loop, where it runs its own jobs: webhook deliveries
-        whose job was lost are handed out again."""
-        if isinstance(self.webhooks.ctx.runner, InProcessRunner):
-            self.webhooks.start_sweeping()
+        """Inside the process's event loop, at startup: the work owed from before a restart
+        (bot moves, clocks, deliveries whose job was lost) resumes at once where this process
+        runs it, not at the next command."""
+        self.pipeline.scheduler.start()
+        self.webhooks.start()
 
     async def close(self) -> None:
-        await schedulers.close(self.pipeline.scheduler)
+        await self.pipeline.scheduler.close()
         await self.tournaments.close()
         await self.webhooks.close()
         await self.store.close()
@@ -50,42 +70,11 @@ class Services:
 
 def build(settings: Settings | None = None, *, scheduler: Scheduler | None = None,
           catch_up_first: bool = False) -> Services:
-    """`catch_up_first`: see `Pipeline`; for API processes that share the log with others
-    (workers catch up themselves, for the version their job names)."""
-    settings = settings or get_settings()
-    store = open_store(settings.database_url,
-                       sqlite_busy_timeout_ms=settings.sqlite_busy_timeout_ms)
-    publisher: Publisher = (
-        RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
-    )
-    cache = StateCache(settings.state_cache_size) if settings.state_cache else None
-    lateness = schedulers.clock_lateness_for(settings)
-    pipeline = Pipeline(store, cache=cache, publisher=publisher,
-                        scheduler=scheduler or schedulers.scheduler_for(settings, lateness),
-                        conflict_retries=settings.conflict_retries,
-                        catch_up_first=catch_up_first)
-    schedulers.attach(pipeline.scheduler, pipeline)
-    tournaments = driver_for(pipeline, settings.due_work, settings.redis_url, settings.rq_queue)
-    also_sweep = getattr(pipeline.scheduler, "also_sweep", None)
-    if also_sweep is not None:
-        also_sweep.append(tournaments.sweep)
-    return Services(settings, store.engine, store, pipeline, publisher, tournaments,
-                    webhooks_for(settings, pipeline), lateness)
-
-
-def webhooks_for(settings: Settings, pipeline: Pipeline) -> Webhooks:
-    """Webhook deliveries run where due work does: RQ workers, or this process."""
-    runner: Runner
-    if settings.due_work == "rq" and settings.redis_url:
-        runner = RQRunner(settings.redis_url, settings.rq_queue)
-    else:
-        runner = InProcessRunner()
-    webhooks = Webhooks(pipeline, settings.webhooks, runner)
-    if isinstance(runner, InProcessRunner):
-        runner.body = webhooks.run_job
-    pipeline.listeners.append(webhooks)
-    pipeline.outbox = webhooks
-    return webhooks
+    """`scheduler`: instead of the one the settings choose (a benchmark's). `catch_up_first`:
+    see `Pipeline`; for API processes that share the log with others (workers catch up
+    themselves, for the version their job names)."""
+    return Services(settings or get_settings(), scheduler=scheduler,
+                    catch_up_first=catch_up_first)
 
 
 def tune_gc() -> None:

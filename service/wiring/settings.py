@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from typing import TypeVar
 
@@ -13,7 +14,17 @@ from service.webhooks.settings import WebhookSettings
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
 
 
-DUE_WORK_KINDS = ("rq", "in_process", "none")
+
+
+class Execution(StrEnum):
+    """Where the work that commits start runs (`Settings.due_work`; `wiring.execution`)."""
+
+    RQ = "rq"  # RQ workers: bot moves, clocks, tournaments' wake-ups, webhook deliveries
+    IN_PROCESS = "in_process"  # asyncio tasks in this process: the embedded default
+    NONE = "none"  # bot moves and clocks wait in `due_work`; the rest runs in this process
+
+
+DUE_WORK_KINDS = tuple(Execution)
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
 N = TypeVar("N", int, float)

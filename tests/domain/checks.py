@@ -17,6 +17,7 @@ from service.domain import (
     Event,
     GameState,
     RuleViolation,
+    commands,
     evolve,
     execute,
     fold,
@@ -26,23 +27,6 @@ from service.domain import (
     spectator_view,
 )
 from service.domain.cards import Kind, card_table
-from service.domain.commands import (
-    Challenge,
-    ChallengeDraft,
-    ChooseMoveDirection,
-    Command,
-    Concede,
-    Discard,
-    DraftSet,
-    EndTurn,
-    FormSet,
-    ImproveSet,
-    PassDraft,
-    PlayMove,
-    PlaySwap,
-    Respond,
-    StartGame,
-)
 from service.domain.scoring import stack_value
 from service.domain.sets import group_type
 from service.domain.state import AwaitingAction
@@ -143,7 +127,7 @@ def assert_views_hide_cards(before: GameState, events: Sequence[Event]) -> None:
         assert not leaked, f"viewer {viewer} sees {sorted(leaked)} in its view"
 
 
-def canonical(command: Command) -> tuple[Any, ...]:
+def canonical(command: commands.Command) -> tuple[Any, ...]:
     """A command with its card lists sorted: the order of named cards carries no meaning."""
     fields = msgspec.structs.asdict(command)
     return (
@@ -152,7 +136,7 @@ def canonical(command: Command) -> tuple[Any, ...]:
     )
 
 
-def random_command(state: GameState, rng: random.Random) -> tuple[int | None, Command]:
+def random_command(state: GameState, rng: random.Random) -> tuple[int | None, commands.Command]:
     """A command from anyone, built from plausible and implausible parts."""
     n = state.players
     actor: int | None = rng.choice([*range(n), *state.pending_seats() * 3, -1, n, None])
@@ -167,26 +151,26 @@ def random_command(state: GameState, rng: random.Random) -> tuple[int | None, Co
     seat = rng.randrange(-1, n + 1)
     direction = rng.choice(["top_to_bottom", "bottom_to_top"])
     makers = [
-        lambda: FormSet(rng.choice(["hand", "discard"]), cards(rng.randint(1, 3))),
-        lambda: Discard(cards(1)[0]),
-        lambda: Challenge(seat, rng.choice(["top", "second"]), cards(rng.randint(1, 2))),
-        lambda: DraftSet(cards(1)[0], cards(rng.randint(0, 3))),
-        lambda: ImproveSet(cards(1)[0]),
-        lambda: PlaySwap(cards(1)[0], seat),
-        lambda: PlayMove(cards(1)[0], seat, direction),
-        lambda: EndTurn(),
-        lambda: Respond(cards(rng.randint(1, 2))),
-        lambda: Concede(),
-        lambda: ChallengeDraft(cards(rng.randint(1, 2))),
-        lambda: PassDraft(),
-        lambda: ChooseMoveDirection(direction),
+        lambda: commands.FormSet(rng.choice(["hand", "discard"]), cards(rng.randint(1, 3))),
+        lambda: commands.Discard(cards(1)[0]),
+        lambda: commands.Challenge(seat, rng.choice(["top", "second"]), cards(rng.randint(1, 2))),
+        lambda: commands.DraftSet(cards(1)[0], cards(rng.randint(0, 3))),
+        lambda: commands.ImproveSet(cards(1)[0]),
+        lambda: commands.PlaySwap(cards(1)[0], seat),
+        lambda: commands.PlayMove(cards(1)[0], seat, direction),
+        lambda: commands.EndTurn(),
+        lambda: commands.Respond(cards(rng.randint(1, 2))),
+        lambda: commands.Concede(),
+        lambda: commands.ChallengeDraft(cards(rng.randint(1, 2))),
+        lambda: commands.PassDraft(),
+        lambda: commands.ChooseMoveDirection(direction),
     ]
     if rng.random() < 0.03:
-        return None, StartGame(bytes(32))
+        return None, commands.StartGame(bytes(32))
     return actor, rng.choice(makers)()  # type: ignore[no-untyped-call]
 
 
-def mutated(state: GameState, command: Command, rng: random.Random) -> Command:
+def mutated(state: GameState, command: commands.Command, rng: random.Random) -> commands.Command:
     """A legal command with one field changed: a card swapped for another card of the game
     (often a foreign one), a seat moved, a card added or dropped."""
     fields = msgspec.structs.asdict(command)
@@ -230,7 +214,7 @@ def assert_decide_agrees_with_legal(
         for command in rng.sample(legal, min(legal_samples, len(legal))):
             _, after = execute(state, command, seat)
             assert_conserved(after)
-    tries: list[tuple[int | None, Command]] = [
+    tries: list[tuple[int | None, commands.Command]] = [
         random_command(state, rng) for _ in range(random_samples)
     ]
     for seat in state.pending_seats():

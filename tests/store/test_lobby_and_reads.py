@@ -7,6 +7,7 @@ import pytest
 
 from service.domain import GameView, RuleViolation
 from service.pipeline import Pipeline
+from service.pipeline.hooks import CommitHooks
 from service.projections.due import overdue
 from service.projections.games import LobbyFilter, game_access, lobby_page
 from service.projections.views import body_from_rows, view_rows
@@ -30,8 +31,14 @@ class RecordingScheduler:
     def __init__(self) -> None:
         self.calls: list[tuple[str, DueWork | None]] = []
 
+    def start(self) -> None:
+        return None
+
     async def schedule(self, game_id: str, due: DueWork | None) -> None:
         self.calls.append((game_id, due))
+
+    async def close(self) -> None:
+        return None
 
 
 async def test_a_lobby_fills_and_starts_only_when_full_and_by_its_creator(services):
@@ -82,7 +89,7 @@ async def test_creating_twice_with_one_key_finds_the_same_game(services):
 
 async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
     scheduler = RecordingScheduler()
-    p = Pipeline(services.store, scheduler=scheduler)
+    p = Pipeline(services.store, hooks=CommitHooks(scheduler))
     game_id = await started_game(p, humans=1, clock=60)
     calls = [c for c in scheduler.calls if c[0] == game_id]
     assert calls[0][1] is None  # in the lobby nothing is due
@@ -91,6 +98,42 @@ async def test_after_each_commit_the_scheduler_hears_what_is_due(services):
     seat = game.state.pending_seats()[0]
     assert due.seat == seat and due.version == game.version
     assert due.kind == ("deadline" if seat == 0 else "bot_turn")
+
+
+class RecordingListener:
+    """A hand-written fake: remembers each commit it is told of, or fails at each."""
+
+    def __init__(self, name: str, told: list[tuple[str, int, int]], *, fails: bool = False
+                 ) -> None:
+        self.name, self.told, self.fails = name, told, fails
+
+    async def committed(self, before, after, stored) -> None:
+        self.told.append((self.name, before.version, after.version))
+        assert [s.version for s in stored] == list(range(before.version + 1, after.version + 1))
+        if self.fails:
+            raise RuntimeError("a listener that fails")
+
+
+async def test_after_each_commit_the_listeners_are_told_in_order_and_a_failing_one_silences_none(
+        services):
+    told: list[tuple[str, int, int]] = []
+    scheduler = RecordingScheduler()
+    listeners = (RecordingListener("failing", told, fails=True),
+                 RecordingListener("second", told), RecordingListener("third", told))
+    p = Pipeline(services.store, hooks=CommitHooks(scheduler, listeners=listeners))
+
+    game_id = await started_game(p, humans=1)
+    version = (await p.load(game_id)).version
+
+    # The failing one is told of the first commit, then left alone for a while (a hint that
+    # fails is paused); the others hear of every commit, in order, each once.
+    assert told[:3] == [("failing", 0, 1), ("second", 0, 1), ("third", 0, 1)]
+    later = told[3:]
+    commits = [(v, w) for _, v, w in later[::2]]
+    assert later == [(name, v, w) for v, w in commits for name in ("second", "third")]
+    assert [v for v, _ in commits] == [1] + [w for _, w in commits[:-1]]
+    assert commits[-1][1] == version
+    assert len([c for c in scheduler.calls if c[0] == game_id]) == 1 + len(commits)
 
 
 async def test_reads_serve_the_stored_views_the_lobby_and_due_work(services):

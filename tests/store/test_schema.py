@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import asyncpg
@@ -58,6 +59,31 @@ async def test_the_migrations_match_the_table_definitions(services):
     }
     async with services.engine.connect() as conn:
         assert await conn.run_sync(shape) == expected
+
+
+async def test_every_time_read_back_is_aware_and_in_utc_on_every_backend(services):
+    # SQLite keeps no zone: the column type reads its times as the UTC they were written in,
+    # so no reader has to.
+    game_id = await started_game(services.pipeline, clock=60, humans=4)  # a clock runs
+    timed = {t.name: [c for c in t.columns if isinstance(_underlying(c.type), sa.DateTime)]
+             for t in metadata.tables.values()}
+    read: list[tuple[str, str, datetime]] = []
+    async with services.store.read() as conn:
+        for table, columns in timed.items():
+            for column in columns:
+                values = (await conn.execute(sa.select(column))).scalars().all()
+                read.extend((table, column.name, v) for v in values if v is not None)
+
+    assert {(t, c) for t, c, _ in read} >= {("events", "recorded_at"), ("games", "created_at"),
+                                            ("games", "updated_at"), ("games", "deadline"),
+                                            ("due_work", "due_at")}
+    naive = [(t, c, v) for t, c, v in read if v.utcoffset() != timedelta(0)]
+    assert not naive, naive
+    assert (await services.pipeline.load(game_id)).created_at.utcoffset() == timedelta(0)
+
+
+def _underlying(kind: sa.types.TypeEngine) -> sa.types.TypeEngine:
+    return kind.impl_instance if isinstance(kind, sa.TypeDecorator) else kind
 
 
 async def test_only_events_with_a_command_id_enter_its_unique_index(services):

@@ -15,7 +15,6 @@ from service.bots import random_policy
 from service.domain import legal_commands, player_view
 from service.scheduling.decision_job import take_due_decision
 from service.store.migrate import upgrade
-from service.store.records import as_utc
 from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
@@ -192,7 +191,7 @@ async def test_given_an_expiry_taken_past_the_outage_grace_then_the_clock_restar
     async with services.store.read() as conn:  # the next expiry is due at the new deadline
         due = (await conn.execute(sa.select(due_work.c.version, due_work.c.due_at).where(
             due_work.c.game_id == game_id))).one()
-    assert (due.version, as_utc(due.due_at)) == (restarted.version, deadline(restarted))
+    assert (due.version, due.due_at) == (restarted.version, deadline(restarted))
     assert await p.at_version(game_id, restarted.version) == restarted  # the log folds the same
 
     assert await _expiry_taken_late(services, restarted, 17) == "acted"

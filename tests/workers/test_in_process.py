@@ -91,9 +91,11 @@ async def test_given_a_restarted_process_when_it_sweeps_then_owed_moves_resume(
     await wait_until_finished(embedded, game_id, timeout_s=30)
 
 
-async def test_given_a_sweep_interval_of_0_then_no_sweeping_as_in_a_worker() -> None:
+async def test_given_a_sweep_interval_of_0_then_no_sweeping_as_in_a_worker(
+    embedded: Services,
+) -> None:
     # Swept every 0 seconds, an idle embedded server queried the database in a busy loop.
-    scheduler = InProcessScheduler(sweep_interval_s=0)
+    scheduler = InProcessScheduler(embedded.pipeline, sweep_interval_s=0)
     scheduler.start()
 
     assert scheduler._sweeper is None

@@ -118,7 +118,7 @@ def summary(access: GameAccess, names: dict[str, str],
         ratings=ratings_state(r.rated, r.status, counted=bool(counted)),
         invited=_invited.decode(r.invited), rematch_of=r.rematch_of, rematch=r.rematch,
         end_reason=r.end_reason, version=r.version, awaiting=access.awaiting,
-        deadline=access.deadline, created_at=_utc(r.created_at), updated_at=_utc(r.updated_at),
+        deadline=access.deadline, created_at=r.created_at, updated_at=r.updated_at,
     )
 
 
@@ -156,10 +156,6 @@ def game_summary(game: Game, names: dict[str, str]) -> GameSummary:
         awaiting=[pending[0]] if pending else [], deadline=deadline(game),
         created_at=game.created_at, updated_at=game.updated_at or game.created_at,
     )
-
-
-def _utc(t: datetime) -> datetime:
-    return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
 class SeatPlanError(ValueError):
@@ -303,7 +299,7 @@ class GamesController(Controller):
         next_cursor = None
         if more and found:
             last = found[-1].row
-            token = f"{_utc(last.created_at).isoformat()}|{last.game_id}"
+            token = f"{last.created_at.isoformat()}|{last.game_id}"
             next_cursor = base64.urlsafe_b64encode(token.encode()).decode()
         return GamePage(page, next_cursor)
 

@@ -18,7 +18,6 @@ from service.http.problems import Problem, forbidden, malformed, problem_respons
 from service.http.routes.games import IdempotencyKey, command_id_of
 from service.http.tournament_bodies import NewTournament
 from service.players.directory import Player
-from service.store.records import as_utc
 from service.store.tables import tournaments
 from service.tournaments.decide import SpecError
 from service.tournaments.entrants import PlayerEntrant
@@ -116,7 +115,7 @@ class TournamentsController(Controller):
             rows = (await conn.execute(q.order_by(c.created_at.desc(), c.tournament_id.desc())
                                        .limit(limit))).all()
         return TournamentPage([TournamentItem(r.tournament_id, r.name, r.format, r.status,
-                                              r.creator, as_utc(r.created_at)) for r in rows])
+                                              r.creator, r.created_at) for r in rows])
 
     @get("/{tournament_id:str}", operation_id="getTournament", summary="A tournament",
          description="Its rules, entrants, committed seeds (revealed at its end), every table "

@@ -1,7 +1,7 @@
 """Who runs a tournament's `advance`, and when: after its creation, after each of its games
-ends (the pipeline's `game_over` hint), and from the sweepers for a tournament whose log has
-stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio tasks in
-this process on the embedded default.
+ends (the driver listens to the pipeline's commits), and from the sweepers for a tournament
+whose log has stood still (a lost wake-up). RQ workers when Redis carries the due work; asyncio
+tasks in this process on the embedded default (`service.wiring.execution` chooses).
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Sequence
 from typing import Protocol
 
 from service.pipeline import Pipeline
+from service.store.records import StoredEvent
+from service.table.game import Game
 from service.tournaments.runner.log import stale_running, tournament_of_game
 from service.tournaments.runner.runner import TournamentRunner
 
@@ -27,7 +30,8 @@ class TournamentDriver(Protocol):
 
     async def wake(self, tournament_id: str) -> None: ...
 
-    async def game_over(self, game_id: str) -> None: ...
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None: ...
 
     async def sweep(self) -> int: ...
 
@@ -38,13 +42,16 @@ class _Driver:
     def __init__(self, pipeline: Pipeline) -> None:
         self.runner = TournamentRunner(pipeline, self.wake)
         self.store = pipeline.store
-        pipeline.game_over = self.game_over
 
     async def wake(self, tournament_id: str) -> None:
         raise NotImplementedError
 
-    async def game_over(self, game_id: str) -> None:
-        tournament_id = await tournament_of_game(self.store, game_id)
+    async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]
+                        ) -> None:
+        """A commit listener: a game that ends wakes its tournament, if it has one."""
+        if before.status == after.status or not after.over:
+            return
+        tournament_id = await tournament_of_game(self.store, after.game_id)
         if tournament_id is not None:
             await self.wake(tournament_id)
 
@@ -114,9 +121,3 @@ def enqueue_advance(queue: object, tournament_id: str) -> None:
                   f"{secrets.token_hex(4)}", job_timeout=300, result_ttl=0, failure_ttl=3600,
                   retry=Retry(max=3, interval=[1, 2, 4]))
 
-
-def driver_for(pipeline: Pipeline, due_work: str, redis_url: str | None,
-               queue_name: str) -> TournamentDriver:
-    if due_work == "rq" and redis_url:
-        return RQTournaments(pipeline, redis_url, queue_name)
-    return InProcessTournaments(pipeline)

@@ -14,7 +14,6 @@ from sqlalchemy.exc import IntegrityError
 
 from service.store.chain import event_hash
 from service.store.event_store import EventStore
-from service.store.records import as_utc
 from service.store.tables import tournament_events, tournament_games, tournaments
 from service.tournaments.events import TableOpened, TournamentEvent, visibility_of
 from service.tournaments.runner.views import tournament_out
@@ -57,7 +56,7 @@ async def read_rows(store: EventStore, tournament_id: str) -> list[StoredRow]:
                       c.recorded_at, c.hash, c.data)
             .where(c.tournament_id == tournament_id).order_by(c.version))).all()
     return [StoredRow(r.version, r.type, r.schema_version, r.visibility, r.actor,
-                      as_utc(r.recorded_at), r.hash,
+                      r.recorded_at, r.hash,
                       r.data.encode() if isinstance(r.data, str) else bytes(r.data))
             for r in rows]
 
@@ -162,4 +161,4 @@ async def stale_running(store: EventStore, older_than_s: float) -> list[str]:
     async with store.read() as conn:
         rows = (await conn.execute(sa.select(tournaments.c.tournament_id, tournaments.c.updated_at)
                                    .where(tournaments.c.status == "running"))).all()
-    return [r.tournament_id for r in rows if as_utc(r.updated_at).timestamp() < cutoff]
+    return [r.tournament_id for r in rows if r.updated_at.timestamp() < cutoff]
