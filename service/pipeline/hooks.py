@@ -108,8 +108,7 @@ class CommitHints:
     catch up what a listener missed (ratings, tournaments, deliveries).
 
     After a hint fails, that hint (each listener its own) is skipped for `pause_s`: a Redis
-    that stops answering held every command for its timeout (a second), and the RQ enqueue,
-    which blocks, held the whole process.
+    that stops answering held every command for its timeout (a second).
 
     A publish that failed or was skipped is owed, and made once the pause is over (each
     game's latest version, to every player it had news for): a game's stream re-reads the log
