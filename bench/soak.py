@@ -16,7 +16,7 @@ whose every signature is verified with `standardwebhooks`, and people in Chromiu
 Checked: every read is complete, in order and leak-free against the game's `/history`
 (redacted for its caller by the store's own `redacted_for`, views by the domain's); every
 game finishes and `/verify` passes; every webhook message the service owed was delivered;
-no event loop stalls (each API process's `cya_event_loop_lag_seconds`, read every 2 s: at
+no event loop stalls (each API process's `cya_event_loop_lag_seconds`, read every 5 s: at
 most 100 ms, or, on a machine that delays even a bare event loop beside the service more
 than that, the histogram's bucket that holds the bare loop's worst); no 5xx; p50/p99 per
 route as the clients saw them. `--faults` kills (kill -9) a worker and an API process, which

@@ -18,7 +18,7 @@ from service.http.metrics import LAG_BUCKETS
 
 from .calls import Calls
 
-EVERY_S = 2.0
+EVERY_S = 5.0
 _BUCKET = re.compile(r'^cya_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.M)
 INF = float("inf")
 
