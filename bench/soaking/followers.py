@@ -55,14 +55,14 @@ async def stream(api: Endpoint, read: Read, key: str | None, ending: Ending,
         if last is not None:
             headers["Last-Event-ID"] = last
         cut_after = rng.randint(3, 80) if rng.random() < 0.5 else None  # resume on purpose
-        got = 0
+        got, opened = 0, False
         try:
             async with api.http.stream("GET", path, headers=headers) as r:
                 if r.status_code != 200:
                     read.notes[f"answered {r.status_code}"] += 1
                     await r.aread()
                 else:
-                    parser = SseParser()
+                    opened, parser = True, SseParser()
                     async for line in r.aiter_lines():
                         message = parser.feed(line)
                         if message is None or message.event != "message":
@@ -78,7 +78,7 @@ async def stream(api: Endpoint, read: Read, key: str | None, ending: Ending,
                             break
         except httpx.TransportError:
             read.notes["connection lost"] += 1
-        if not got and cut_after is None:
+        if opened and not got:
             read.notes["closed without an event"] += 1
         await asyncio.sleep(0.05 if got else 0.5)
 
