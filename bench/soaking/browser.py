@@ -46,6 +46,7 @@ class _Open:
     page: Any = None
     result: PageResult | None = None
     since: float = field(default_factory=time.monotonic)
+    loaded: bool = False
 
 
 class Browser:
@@ -55,6 +56,7 @@ class Browser:
         self._thread = threading.Thread(target=self._run, daemon=True, name="browser")
         self.open_pages = 0
         self.failure: str | None = None
+        self._pages: list[_Open] = []  # the browser thread's own
 
     def start(self) -> None:
         self._thread.start()
@@ -78,8 +80,11 @@ class Browser:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 self._drive(browser)
                 browser.close()
-        except Exception as e:  # every page still open fails with it
+        except Exception as e:  # every page open or asked for fails with it
             self.failure = repr(e)
+            for item in self._pages:
+                if not item.done.done():
+                    item.done.set_exception(e)
             while True:
                 try:
                     item = self._asked.get_nowait()
@@ -89,7 +94,7 @@ class Browser:
                     item.done.set_exception(e)
 
     def _drive(self, browser: Any) -> None:
-        pages: list[_Open] = []
+        pages = self._pages
         while True:
             try:
                 while (item := self._asked.get(timeout=0.05 if pages else 1.0)) is not None:
@@ -122,8 +127,21 @@ class Browser:
             time.time(), 0.0))
         page.on("request", lambda r: "event-stream" in r.headers.get("accept", "")
                 and setattr(result, "streams_opened", result.streams_opened + 1))
-        page.goto(f"/#/game/{item.game_id}")
         item.page = page
+        self._load(item)
+
+    @staticmethod
+    def _load(item: _Open) -> None:
+        """The table's page; a failure (its API process down for a fault) is tried again at
+        the next look."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        assert item.result is not None
+        try:
+            item.page.goto(f"/#/game/{item.game_id}")
+            item.loaded = True
+        except PlaywrightError as e:
+            item.result.errors.append(f"loading: {str(e)[:200]}")
 
     def _step(self, item: _Open) -> bool:
         """One look at the page, and a move when it offers one. True: the page is done."""
@@ -133,6 +151,9 @@ class Browser:
 
         page, result = item.page, item.result
         assert result is not None
+        if not item.loaded:
+            self._load(item)
+            return False
         try:
             if page.locator(".game-over").count():
                 result.snapshots.append(cards_on_page(page))
@@ -143,7 +164,7 @@ class Browser:
                 play_one_move(page)
                 result.moves += 1
             result.shown = shown_version(page) or result.shown
-        except (PlaywrightError, AssertionError) as e:
+        except (PlaywrightError, AssertionError, ValueError) as e:
             result.errors.append(f"{type(e).__name__}: {str(e)[:200]}")
         return time.monotonic() - item.since > PAGE_LIMIT_S
 

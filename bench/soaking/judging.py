@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import Any
 
 from .browser import PageResult
 from .checks import judge
-from .client import GaveUp
+from .client import GaveUp, Player
 from .context import Soak
 from .followers import GRACE_S
 from .history import Replay
@@ -91,10 +92,12 @@ def _verdict(soak: Soak, verdict: Verdict) -> None:
 
 async def _webhook_reads(soak: Soak, table: Table, replay: Replay) -> list[Read]:
     """Each subscriber's messages of the game, once its `game_finished` came (or the wait is
-    over); and what the service's delivery log still owes."""
+    over); and what the service's delivery log still owes then. A message may come twice: a
+    process killed after sending it, before noting it delivered, owes it again once its
+    lease is over (`CYA_WEBHOOKS_LEASE_S`)."""
     reads: list[Read] = []
+    until = time.monotonic() + DELIVERY_WAIT_S
     for p in table.subscribers:
-        until = time.monotonic() + DELIVERY_WAIT_S
         while time.monotonic() < until and not any(
                 m.body["type"] == "game_finished"
                 for m in soak.hooks.messages.get((p.id, table.game_id), ())):
@@ -102,19 +105,33 @@ async def _webhook_reads(soak: Soak, table: Table, replay: Replay) -> list[Read]
         actor = (f"webhook:{p.id}" if p in table.bots else f"player:{p.id}")
         reads += soak.hooks.reads_of(p.id, table.game_id, replay.seated_from(p.id), actor)
         try:
-            log = await p.get(f"/v1/webhooks/subscriptions/{soak.subscriptions[p.id]}"
-                              "/deliveries", params={"game_id": table.game_id, "limit": 200})
+            log, owed = await _owed(soak, p, table.game_id, until)
         except GaveUp as e:
             soak.problem(f"{table.game_id[:8]}: the delivery log could not be read: {e}")
             continue
-        for d in log["deliveries"]:
-            soak.games["messages owed"] += 1
-            if d["delivered_at"] is None or d["message_id"] not in soak.hooks.seen_ids:
-                soak.games["messages undelivered"] += 1
-                soak.problem(f"{table.game_id[:8]}: {d['type']} v{d['version']} owed, "
-                             f"{'delivered' if d['delivered_at'] else 'not delivered'} "
-                             "by the log, not received")
+        soak.games["messages owed"] += len(log)
+        for d in owed:
+            soak.games["messages undelivered"] += 1
+            soak.problem(
+                f"{table.game_id[:8]}: {d['type']} v{d['version']} owed: "
+                f"{'delivered' if d['delivered_at'] else 'not delivered'} by the log, "
+                f"{'received' if d['message_id'] in soak.hooks.seen_ids else 'not received'}")
     return reads
+
+
+async def _owed(soak: Soak, player: Player, game_id: str, until: float
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The game's messages in the player's delivery log, and those of them not delivered by
+    the log or not received, once there are none or `until` has come."""
+    while True:
+        log = (await player.get(f"/v1/webhooks/subscriptions/{soak.subscriptions[player.id]}"
+                                "/deliveries", params={"game_id": game_id, "limit": 200})
+               )["deliveries"]
+        owed = [d for d in log if d["delivered_at"] is None
+                or d["message_id"] not in soak.hooks.seen_ids]
+        if not owed or time.monotonic() >= until:
+            return log, owed
+        await asyncio.sleep(1.0)
 
 
 async def _page_verdict(player_id: str, page: asyncio.Future[PageResult], raw: bytes,
