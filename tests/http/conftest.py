@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 import httpx
 import pytest
@@ -56,11 +57,17 @@ def stop(live: Live) -> None:
     live.thread.join(10)
 
 
+def serve_sqlite(tmp_path_factory: pytest.TempPathFactory, folder: str, **settings: Any
+                 ) -> Live:
+    """A server on a new, migrated SQLite file, with these `Settings`."""
+    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp(folder) / 'api.sqlite3'}"
+    upgrade(url)
+    return serve(Settings(database_url=url, **settings))
+
+
 @pytest.fixture(scope="session")
 def sqlite_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('http') / 'api.sqlite3'}"
-    upgrade(url)
-    live = serve(Settings(database_url=url))
+    live = serve_sqlite(tmp_path_factory, "http")
     yield live
     stop(live)
 

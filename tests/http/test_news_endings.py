@@ -20,14 +20,12 @@ from cya_client import Client
 from cya_client.bot.runner import GameResult, Plan, Runner
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from service.store.migrate import upgrade
 from service.store.tables import rating_changes
 from service.webhooks.settings import WebhookSettings
-from service.wiring.settings import Settings
 from tests.webhooks.servers import Receiver, serving
 
 from .api import Api, Player
-from .conftest import Live, serve, stop
+from .conftest import Live, serve_sqlite, stop
 from .contract_check import DOCUMENT, errors
 
 NEWS = DOCUMENT["paths"]["/v1/players/me/events"]["get"]["responses"]["200"]["content"][
@@ -37,12 +35,10 @@ NEWS = DOCUMENT["paths"]["/v1/players/me/events"]["get"]["responses"]["200"]["co
 @pytest.fixture(scope="module")
 def idle_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     """A server that ends a lobby not started within 1 s, and a game nobody plays for 1 s."""
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('endings') / 'api.sqlite3'}"
-    upgrade(url)
-    live = serve(Settings(database_url=url, due_work="in_process", sweep_interval_s=0.2,
-                          lobby_ttl_s=1.0, abandon_after_s=1.0,
-                          webhooks=WebhookSettings(allow_private=True,
-                                                    retry_schedule_s=(0.1, 0.2, 0.4, 0.8))))
+    live = serve_sqlite(tmp_path_factory, "endings", due_work="in_process",
+                        sweep_interval_s=0.2, lobby_ttl_s=1.0, abandon_after_s=1.0,
+                        webhooks=WebhookSettings(allow_private=True,
+                                                 retry_schedule_s=(0.1, 0.2, 0.4, 0.8)))
     yield live
     stop(live)
 

@@ -18,12 +18,11 @@ from typing import Any
 import httpx
 import pytest
 
-from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 
 from .api import Api, Player
-from .conftest import TEST_HTTP, Live, serve, stop
+from .conftest import TEST_HTTP, Live, serve, serve_sqlite, stop
 from .reads import (
     Reads,
     expected_for,
@@ -42,9 +41,7 @@ def bots_live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     """A server that plays its bots' seats (in-process jobs), on each backend; on PostgreSQL
     its views are read from the projection rows."""
     if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('reads') / 'api.sqlite3'}"
-        upgrade(url)
-        live = serve(Settings(database_url=url, due_work="in_process"))
+        live = serve_sqlite(tmp_path_factory, "reads", due_work="in_process")
         yield live
         stop(live)
         return
