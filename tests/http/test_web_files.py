@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import anyio.to_thread
 import httpx
+from litestar import Litestar
+from litestar.testing import TestClient
 
-from service.http.web import WEB_DIR
+from service.http.web import WEB_DIR, web_router
 
 from .conftest import Live
 
@@ -54,3 +57,25 @@ def test_given_an_unknown_api_path_then_it_is_still_the_apis_problem_404(
         assert answer.status_code == 404
         assert answer.json()["code"] == "not_found"
         assert client.get("/no-such-file.js").status_code == 404
+
+
+def test_given_the_web_files_then_serving_them_never_waits_for_a_thread(monkeypatch) -> None:
+    """A worker thread that must start first blocks the event loop until it runs: up to
+    360 ms on a busy machine (bench/soak.py's loop lag)."""
+    threads: list[object] = []
+
+    async def in_a_thread(function: object, *args: object, **kwargs: object) -> object:
+        threads.append(function)
+        return await run_sync(function, *args, **kwargs)
+
+    run_sync = anyio.to_thread.run_sync
+    monkeypatch.setattr(anyio.to_thread, "run_sync", in_a_thread)
+    with TestClient(Litestar([web_router()])) as client:
+        page = client.get("/")
+        script = client.get("/app.js")
+        missing = client.get("/no-such-file.js")
+
+    assert page.status_code == 200 and page.text == (WEB_DIR / "index.html").read_text()
+    assert script.content == (WEB_DIR / "app.js").read_bytes()
+    assert script.headers["etag"] and missing.status_code == 404
+    assert threads == []
