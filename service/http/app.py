@@ -195,7 +195,7 @@ def create_app(
                       else None)
 
     restore: list[Callable[[], object]] = []
-    lag_probe = LoopLagProbe()
+    lag_probe = LoopLagProbe(stall_log_s=http.stall_log_ms / 1000)
 
     async def startup(app: Litestar) -> None:
         # An operator who skipped the migrations learns it here, not from each request's

@@ -11,7 +11,11 @@ children per label set and records the same samples in 8 µs.
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
+import threading
 import time
+import traceback
 from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
@@ -21,6 +25,8 @@ from prometheus_client import Histogram
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("cya.http.metrics")
 
 
 class RequestMetrics(PrometheusMiddleware):
@@ -101,23 +107,46 @@ class LoopLagProbe:
     loop that never awaits). A loop that keeps up records about 0."""
 
     def __init__(self, histogram: Histogram = LOOP_LAG,
-                 interval_s: float = PROBE_INTERVAL_S) -> None:
+                 interval_s: float = PROBE_INTERVAL_S, stall_log_s: float = 0.0) -> None:
         self.histogram, self.interval_s = histogram, interval_s
+        self.stall_log_s = stall_log_s
+        self.woke_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
+        self._stop_tracing = threading.Event()
 
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._measure(),
                                                                 name="loop-lag-probe")
+            if self.stall_log_s > 0:
+                self._stop_tracing.clear()
+                threading.Thread(target=self._trace_stalls, args=(threading.get_ident(),),
+                                 name="loop-stall-tracer", daemon=True).start()
 
     async def _measure(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             asked = loop.time() + self.interval_s
             await asyncio.sleep(self.interval_s)
+            self.woke_at = time.monotonic()
             self.histogram.observe(max(loop.time() - asked, 0.0))
 
+    def _trace_stalls(self, loop_thread: int) -> None:
+        """The operator's way to find what stalls the loop (CYA_STALL_LOG_MS): from a thread
+        of its own, the loop thread's stack while it is late by more than the bound, once
+        per stall."""
+        told = 0.0
+        while not self._stop_tracing.wait(self.stall_log_s / 4):
+            woke = self.woke_at
+            late = time.monotonic() - woke - self.interval_s
+            if late > self.stall_log_s and woke != told:
+                told = woke
+                frame = sys._current_frames().get(loop_thread)
+                stack = "".join(traceback.format_stack(frame)) if frame else "(no stack)"
+                log.warning("the event loop is %.0f ms late, at:\n%s", late * 1000, stack)
+
     async def close(self) -> None:
+        self._stop_tracing.set()
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

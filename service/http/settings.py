@@ -32,6 +32,8 @@ class HttpSettings:
     # travel in the Authorization header, never in cookies, so no page gains a user's rights
     # by being allowed: any origin is safe, and third-party web clients need it.
     cors_origins: tuple[str, ...] = ("*",)
+    # Log the event loop's stack when it is this late (0: never); finds what blocks it.
+    stall_log_ms: int = 0
 
     @classmethod
     def from_env(cls) -> HttpSettings:
@@ -42,6 +44,7 @@ class HttpSettings:
             sse_heartbeat_seconds=env_number("CYA_SSE_HEARTBEAT_SECONDS", 15, int, 1),
             views_from_memory=env_flag("CYA_VIEWS_FROM_MEMORY", True),
             cors_origins=_origins("CYA_CORS_ORIGINS", "*"),
+            stall_log_ms=env_number("CYA_STALL_LOG_MS", 0, int, 0),
         )
 
 

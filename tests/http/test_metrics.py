@@ -114,6 +114,28 @@ async def test_given_a_call_that_blocks_the_loop_then_the_lag_probe_records_the_
     assert stalled["0.25"] < stalled["+Inf"] == stalled["0.5"]
 
 
+def _block_the_loop_for(seconds: float) -> None:
+    time.sleep(seconds)  # a handler that blocks the loop
+
+
+async def test_given_a_stall_past_the_bound_then_the_loops_stack_is_logged_once(caplog):
+    histogram = Histogram(f"t{uuid.uuid4().hex[:8]}_lag", "lag", buckets=LAG_BUCKETS,
+                          registry=None)
+    probe = LoopLagProbe(histogram, interval_s=0.01, stall_log_s=0.05)
+    probe.start()
+    await asyncio.sleep(0.1)
+    quiet = [r for r in caplog.records if r.name == "cya.http.metrics"]
+
+    with caplog.at_level("WARNING", logger="cya.http.metrics"):
+        _block_the_loop_for(0.3)
+        await asyncio.sleep(0.05)
+    await probe.close()
+
+    told = [r.getMessage() for r in caplog.records if r.name == "cya.http.metrics"]
+    assert quiet == [] and len(told) == 1, told
+    assert "_block_the_loop_for" in told[0] and "ms late" in told[0]
+
+
 def test_given_a_running_api_then_its_metrics_export_the_loop_lag(sqlite_live):
     time.sleep(0.2)  # a few of the probe's naps
 
