@@ -25,6 +25,7 @@ CYA = str(Path(sys.executable).parent / "cya")
 COMMON_ENV = {
     # One address sends every client's requests: a per-address limit would be the soak's.
     "CYA_RATE_LIMIT_PER_MINUTE": "0",
+    "CYA_STALL_LOG_MS": "100",  # what stalls a loop past the target, named in its log
     "CYA_WEBHOOKS_ALLOW_PRIVATE": "1",  # the soak's receiver listens on loopback
     "CYA_SWEEP_INTERVAL_S": "1",
     "CYA_SWEEP_GRACE_S": "2",

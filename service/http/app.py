@@ -14,6 +14,7 @@ from typing import Any, cast
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import MutableScopeHeaders
+from litestar.logging.config import LoggingConfig
 from litestar.middleware._internal.cors import CORSMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, License, SecurityScheme, Server, Tag
@@ -247,6 +248,9 @@ def create_app(
         request_max_body_size=http.max_body_bytes,
         on_startup=[startup],
         on_shutdown=[shutdown],
+        # Litestar logs at INFO from the root down; httpx would add a line per webhook
+        # delivery run in this process.
+        logging_config=LoggingConfig(loggers={"httpx": {"level": "WARNING"}}),
     )
     app.state.runtime = runtime
     finish_document(app.openapi_schema)

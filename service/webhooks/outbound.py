@@ -62,11 +62,14 @@ class Answer:
 
 
 class Outbound:
-    """The guarded client; one per process and event loop, made on first use."""
+    """The guarded client; one per process and event loop. It is made with the `Outbound`,
+    not at the first delivery: loading its TLS roots takes 50-160 ms, which in an API
+    process that runs deliveries itself stalled every request."""
 
     def __init__(self, settings: WebhookSettings) -> None:
         self.settings = settings
         self._client: httpx.AsyncClient | None = None
+        self.client()
 
     def client(self) -> httpx.AsyncClient:
         if self._client is None:
