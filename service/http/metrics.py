@@ -11,11 +11,13 @@ children per label set and records the same samples in 8 µs.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 import threading
 import time
 import traceback
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from litestar.enums import ScopeType
@@ -113,15 +115,19 @@ class LoopLagProbe:
         self.woke_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._stop_tracing = threading.Event()
+        self._collecting_since = 0.0
+        self._collections: deque[tuple[float, float, int]] = deque(maxlen=64)
 
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._measure(),
                                                                 name="loop-lag-probe")
             if self.stall_log_s > 0:
+                self.woke_at = time.monotonic()
                 self._stop_tracing.clear()
                 threading.Thread(target=self._trace_stalls, args=(threading.get_ident(),),
                                  name="loop-stall-tracer", daemon=True).start()
+                gc.callbacks.append(self._time_collections)
 
     async def _measure(self) -> None:
         loop = asyncio.get_running_loop()
@@ -143,10 +149,31 @@ class LoopLagProbe:
                 told = woke
                 frame = sys._current_frames().get(loop_thread)
                 stack = "".join(traceback.format_stack(frame)) if frame else "(no stack)"
-                log.warning("the event loop is %.0f ms late, at:\n%s", late * 1000, stack)
+                collected, oldest = self._collected_since(woke)
+                log.warning("the event loop is %.0f ms late (garbage collections since it "
+                            "last woke: %.0f ms, up to generation %s%s), at:\n%s",
+                            late * 1000, collected * 1000, oldest,
+                            ", one running" if self._collecting_since else "", stack)
+
+    def _time_collections(self, phase: str, info: dict[str, int]) -> None:
+        now = time.monotonic()
+        if phase == "start":
+            self._collecting_since = now
+        elif self._collecting_since:
+            self._collections.append((now, now - self._collecting_since, info["generation"]))
+            self._collecting_since = 0.0
+
+    def _collected_since(self, since: float) -> tuple[float, int]:
+        """Seconds spent collecting garbage since `since`, and the oldest generation."""
+        running = time.monotonic() - self._collecting_since if self._collecting_since else 0.0
+        done = [(took, generation) for ended, took, generation in list(self._collections)
+                if ended > since]
+        return running + sum(t for t, _ in done), max((g for _, g in done), default=0)
 
     async def close(self) -> None:
         self._stop_tracing.set()
+        if self._time_collections in gc.callbacks:
+            gc.callbacks.remove(self._time_collections)
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
