@@ -27,7 +27,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.players": {"service.store"},
     "service.pipeline": {"service.domain", "service.table", "service.store",
                          "service.projections"},
-    "service.audit": {"service.domain", "service.table", "service.store"},
+    "service.audit": {"service.domain", "service.table", "service.store",
+                      "service.projections"},
     # The tournament's pure core; its runner (a subpackage) drives games through the pipeline.
     "service.tournaments": {"service.domain", "service.bots"},
     "service.tournaments.runner": {"service.domain", "service.table", "service.store",
