@@ -22,15 +22,18 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.bots": {"service.domain"},
     "service.table": {"service.domain"},
     "service.ladder": {"service.domain", "service.bots"},
+    # The tournament's pure core.
+    "service.tournaments": {"service.domain", "service.bots"},
     "service.store": {"service.domain", "service.table"},
-    "service.projections": {"service.domain", "service.table", "service.store"},
+    # The tournaments' read model is rows of their pure core's `views.tournament_out`.
+    "service.projections": {"service.domain", "service.table", "service.store",
+                            "service.tournaments"},
     "service.players": {"service.store"},
     "service.pipeline": {"service.domain", "service.table", "service.store",
                          "service.projections"},
     "service.audit": {"service.domain", "service.table", "service.store",
                       "service.projections"},
-    # The tournament's pure core; its runner (a subpackage) drives games through the pipeline.
-    "service.tournaments": {"service.domain", "service.bots"},
+    # Its runner (a subpackage of the tournament's pure core) drives games through the pipeline.
     "service.tournaments.runner": {"service.domain", "service.table", "service.store",
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.tournaments"},
