@@ -22,14 +22,18 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.bots": {"service.domain"},
     "service.table": {"service.domain"},
     "service.ladder": {"service.domain", "service.bots"},
+    # The tournament's pure core.
+    "service.tournaments": {"service.domain", "service.bots"},
     "service.store": {"service.domain", "service.table"},
-    "service.projections": {"service.domain", "service.table", "service.store"},
+    # The tournaments' read model is rows of their pure core's `views.tournament_out`.
+    "service.projections": {"service.domain", "service.table", "service.store",
+                            "service.tournaments"},
     "service.players": {"service.store"},
     "service.pipeline": {"service.domain", "service.table", "service.store",
                          "service.projections"},
-    "service.audit": {"service.domain", "service.table", "service.store"},
-    # The tournament's pure core; its runner (a subpackage) drives games through the pipeline.
-    "service.tournaments": {"service.domain", "service.bots"},
+    "service.audit": {"service.domain", "service.table", "service.store",
+                      "service.projections"},
+    # Its runner (a subpackage of the tournament's pure core) drives games through the pipeline.
     "service.tournaments.runner": {"service.domain", "service.table", "service.store",
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.tournaments"},
@@ -145,3 +149,80 @@ def test_a_pure_package_has_ruff_ban_the_infrastructure(package: str) -> None:
     assert "[lint.flake8-tidy-imports.banned-api]" in config
     for library in INFRASTRUCTURE:
         assert f'"{library}".msg' in config, library
+
+
+# The read models' tables, and the log read directly: written by the store's commit and read
+# through `service/projections/` (or the event store's own API), never by a query elsewhere.
+PROJECTION_TABLES = {"games", "game_views", "due_work", "ratings", "rating_changes",
+                     "tournaments", "tournament_games", "events"}
+# The state a package keeps for itself, not a projection of any log: it queries its own tables.
+OWN_TABLES: dict[str, set[str]] = {
+    "service.players": {"players"},
+    "service.webhooks": {"bot_endpoints", "bot_attempts", "webhook_subscriptions",
+                         "webhook_messages", "webhook_attempts"},
+    # The tournament's own event log (appended and loaded by `runner/log.py`).
+    "service.tournaments.runner": {"tournament_events"},
+}
+TABLES = "service.store.tables"
+READERS = ("service.store", "service.projections")
+
+
+def _defined_tables() -> set[str]:
+    """The names `service/store/tables.py` binds to an `sa.Table(...)`."""
+    tree = ast.parse((ROOT / "service/store/tables.py").read_text())
+    return {t.id for node in tree.body if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == "Table"
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+_TABLE_NAMES = _defined_tables()
+
+
+def _names_from_tables(path: Path) -> set[str]:
+    """The names the file takes from `service.store.tables`, directly or through a package
+    that re-exports it; a whole-module import (`import service.store.tables`, `from
+    service.store import tables`) or a star takes every one of them ("*")."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update("*" for a in node.names if a.name == TABLES)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join([*base, module] if module else base)
+            for alias in node.names:
+                if module == TABLES:
+                    names.add(alias.name)
+                elif f"{module}.{alias.name}" == TABLES:
+                    names.add("*")
+                elif TABLES.startswith(f"{module}.") and alias.name in _TABLE_NAMES:
+                    names.add(alias.name)  # a table re-exported by `service.store` (or `service`)
+    return names
+
+
+def test_the_guarded_tables_exist() -> None:
+    """A renamed table must be renamed here too, or the rule below would hold nothing."""
+    owned = set().union(*OWN_TABLES.values())
+    assert PROJECTION_TABLES | owned <= _TABLE_NAMES, (PROJECTION_TABLES | owned) - _TABLE_NAMES
+    assert not PROJECTION_TABLES & owned
+
+
+def test_only_the_store_and_projections_read_the_projection_tables() -> None:
+    """Every read of a read model is a named function in `service/projections/`; the log is
+    read through `service/store/event_store.py`. Outside them a package imports from
+    `service.store.tables` only its own tables (OWN_TABLES)."""
+    bad = set()
+    for path in _python_files():
+        package = _package_of(_module_name(path))
+        if package in READERS:
+            continue
+        for name in _names_from_tables(path):
+            if name == "*" or name in PROJECTION_TABLES or (
+                    name in _TABLE_NAMES and name not in OWN_TABLES.get(package, set())):
+                bad.add(f"{path.relative_to(ROOT)}: {name}")
+    assert not bad, sorted(bad)

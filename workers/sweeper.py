@@ -17,12 +17,12 @@ from rq import Queue
 
 from service.projections import ratings
 from service.projections.due import overdue
+from service.projections.tournaments import stale_running
 from service.scheduling.idle_games import idle_candidates
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
 from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
-from service.tournaments.runner.log import stale_running
 from service.webhooks.dispatch import sweep_lost
 from service.webhooks.runners import RQRunner
 from service.wiring.settings import Settings

@@ -7,15 +7,14 @@ import typing
 from typing import Annotated
 
 import msgspec
-import sqlalchemy as sa
 
 from service.domain import Event
 from service.domain.docs import doc
 from service.domain.replay import audit
+from service.projections.games import recorded_version
 from service.store.chain import event_hash
 from service.store.event_store import EventStore
 from service.store.records import visibility_of
-from service.store.tables import games
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import GENESIS_HASH
 
@@ -50,18 +49,12 @@ class VerifyReport(msgspec.Struct, frozen=True):
         "<reason>` or `abandoned: <reason>`; null otherwise.")] = None
 
 
-async def _recorded_version(store: EventStore, game_id: str) -> int | None:
-    """The version the game's row records: it is written with each batch of events."""
-    async with store.read() as conn:
-        return await conn.scalar(sa.select(games.c.version).where(games.c.game_id == game_id))
-
-
 async def verify(store: EventStore, game_id: str) -> VerifyReport:
     # The games row is read before and after the log, so a command committed in between
     # cannot look like events cut off or added.
-    before = await _recorded_version(store, game_id)
+    before = await recorded_version(store, game_id)
     rows = await store.read_as_stored(game_id)
-    after = await _recorded_version(store, game_id)
+    after = await recorded_version(store, game_id)
     if not rows:
         return VerifyReport(game_id, False, 0, 0, 0, None, "no such game" if before is None
                             else f"the log is empty, yet the game's record is at version "

@@ -1,8 +1,10 @@
-"""The games rows read back: one game's access facts, a page of the lobby, the spectator's
-stored view. What the API and the tests read alike."""
+"""The games rows read back: one game's access facts and recorded version, a page of the lobby,
+the spectator's stored view, and the games the sweepers look at (maybe idle, waiting on a bot
+endpoint). What the API, the sweepers and the tests read alike."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,6 +60,15 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
     return access_of(row)
 
 
+async def recorded_version(store: EventStore, game_id: str) -> int | None:
+    """The version the game's row records (it is written with each batch of events); None
+    when the game has no row."""
+    async with store.read() as conn:
+        found: int | None = await conn.scalar(
+            sa.select(games.c.version).where(games.c.game_id == game_id))
+        return found
+
+
 async def spectator_view_json(conn: AsyncConnection, game_id: str) -> str | None:
     """The spectator's view as stored (null before the deal)."""
     found: str | None = await conn.scalar(sa.select(game_views.c.view).where(
@@ -111,3 +122,33 @@ async def games_of_player(store: EventStore, conn: AsyncConnection, player_id: s
     q = (q.where(games.c.status.in_(("lobby", "playing"))) if since is None
          else q.where(games.c.updated_at >= since))
     return list((await conn.scalars(q.order_by(games.c.updated_at).limit(limit))).all())
+
+
+def _unclocked_since(cutoff: datetime) -> sa.ColumnElement[bool]:
+    """Running games without a turn clock whose row has not changed since `cutoff`."""
+    return sa.and_(games.c.status == "playing", games.c.turn_clock.is_(None),
+                   games.c.updated_at <= cutoff)
+
+
+async def idle_game_ids(store: EventStore, *, lobby_created_before: datetime,
+                        unclocked_unchanged_before: datetime, limit: int) -> list[str]:
+    """Lobbies created before `lobby_created_before` and running games without a clock
+    unchanged since `unclocked_unchanged_before`, the least recently changed first."""
+    c = games.c
+    stale_lobby = sa.and_(c.status == "lobby", c.created_at <= lobby_created_before)
+    async with store.read() as conn:
+        found = await conn.scalars(
+            sa.select(c.game_id)
+            .where(sa.or_(stale_lobby, _unclocked_since(unclocked_unchanged_before)))
+            .order_by(c.updated_at).limit(limit))
+        return list(found.all())
+
+
+async def unclocked_games_of(store: EventStore, conn: AsyncConnection, players: Iterable[str],
+                             *, unchanged_before: datetime, limit: int) -> list[GameAccess]:
+    """Running games without a clock, unchanged since `unchanged_before`, in which one of
+    `players` holds a seat."""
+    q = (sa.select(games)
+         .where(_unclocked_since(unchanged_before), sa.or_(*(store.seats_hold(p) for p in players)))
+         .limit(limit))
+    return [access_of(r) for r in await conn.execute(q)]

@@ -13,14 +13,12 @@ from __future__ import annotations
 import functools
 from datetime import UTC, datetime, timedelta
 
-import sqlalchemy as sa
-
 from service.domain import RuleCode, RuleViolation
 from service.pipeline import Pipeline
 from service.pipeline.deciders import Decided
+from service.projections.games import idle_game_ids
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
-from service.store.tables import games
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import AnyEvent, Game, apply_all
 from service.table.lobby import HumanSeat
@@ -32,15 +30,9 @@ async def idle_candidates(store: EventStore, lobby_ttl_s: float, abandon_after_s
                           *, now: datetime | None = None, limit: int = 500) -> list[str]:
     """Games whose row says they may be idle past their limit (`ending` checks each)."""
     now = now or datetime.now(UTC)
-    c = games.c
-    stale_lobby = sa.and_(c.status == "lobby",
-                          c.created_at <= now - timedelta(seconds=lobby_ttl_s))
-    stale_game = sa.and_(c.status == "playing", c.turn_clock.is_(None),
-                         c.updated_at <= now - timedelta(seconds=abandon_after_s))
-    async with store.read() as conn:
-        found = await conn.scalars(sa.select(c.game_id).where(sa.or_(stale_lobby, stale_game))
-                                   .order_by(c.updated_at).limit(limit))
-        return list(found.all())
+    return await idle_game_ids(
+        store, lobby_created_before=now - timedelta(seconds=lobby_ttl_s),
+        unclocked_unchanged_before=now - timedelta(seconds=abandon_after_s), limit=limit)
 
 
 def _span(seconds: float) -> str:

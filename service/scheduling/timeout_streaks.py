@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from service.store.event_store import EventStore
-from service.store.tables import events
 from service.table.timeouts import DecisionTimedOut
 
 
@@ -13,15 +10,8 @@ async def consecutive_timeouts(store: EventStore, game_id: str, seat: int, playe
     """Timeouts of `seat` since its player last decided for themselves. A player's own
     commands carry their actor (the API's `player:<id>`, or the pipeline's `seat:<n>`)."""
     own = (f"player:{player_id}", f"seat:{seat}")
-    async with store.read() as conn:
-        last_own = await conn.scalar(
-            sa.select(sa.func.max(events.c.version))
-            .where(events.c.game_id == game_id, events.c.actor.in_(own))
-        )
-        rows = (await conn.execute(
-            sa.select(events.c.type, events.c.schema_version, events.c.data)
-            .where(events.c.game_id == game_id, events.c.type == "decision_timed_out",
-                   events.c.version > (last_own or 0))
-        )).all()
-    timed_out = (store.codec.decode(r.type, r.schema_version, r.data) for r in rows)
-    return sum(1 for e in timed_out if isinstance(e, DecisionTimedOut) and e.seat == seat)
+    async with store.read() as conn:  # one snapshot: the last own move and the timeouts after
+        last_own = await store.last_version_by(conn, game_id, own)
+        timed_out = await store.load_of_type(conn, game_id, "decision_timed_out", last_own)
+    return sum(1 for stored in timed_out
+               if isinstance(stored.event, DecisionTimedOut) and stored.event.seat == seat)

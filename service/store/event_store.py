@@ -159,6 +159,22 @@ class EventStore(ABC):
         )
         return int(v or 0)
 
+    async def last_version_by(self, conn: AsyncConnection, game_id: str,
+                              actors: Sequence[str]) -> int:
+        """The version of the last event recorded by one of `actors` (0 if none)."""
+        v = await conn.scalar(
+            sa.select(sa.func.max(events.c.version))
+            .where(events.c.game_id == game_id, events.c.actor.in_(actors))
+        )
+        return int(v or 0)
+
+    async def load_of_type(self, conn: AsyncConnection, game_id: str, etype: str,
+                           after: int = 0) -> list[StoredEvent]:
+        """A game's events of one type after version `after`, in order."""
+        rows = (await conn.execute(_log_query(game_id, after).where(events.c.type == etype))
+                ).all()
+        return [self.decode_row(r) for r in rows]
+
     async def find_command(
         self, conn: AsyncConnection, game_id: str, command_id: str
     ) -> CommandRecord | None:

@@ -17,15 +17,13 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 import msgspec
-import sqlalchemy as sa
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
-from service.projections.games import decode_awaiting, decode_seats
+from service.projections.games import unclocked_games_of
 from service.scheduling.decision_job import current, take_expired
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
-from service.store.tables import games
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
 from service.table.lobby import HumanSeat
@@ -174,20 +172,15 @@ async def stalled(store: EventStore, deadline_s: float, grace_s: float, limit: i
     clock that still wait `grace_s` past their default deadline: the job that would have
     expired them was lost. (Under a clock, the clock's own due work expires them.)"""
     cutoff = datetime.now(UTC) - timedelta(seconds=deadline_s + grace_s)
-    g = games.c
     async with store.read() as conn:
         players = await bot_endpoints.players_with_endpoints(conn)
         if not players:
             return []
-        rows = await conn.execute(
-            sa.select(g.game_id, g.version, g.seats, g.pending_seats)
-            .where(g.status == "playing", g.turn_clock.is_(None), g.updated_at <= cutoff,
-                   sa.or_(*(store.seats_hold(p) for p in players)))
-            .limit(limit))
-        found = []
-        for row in rows:
-            pending, seats = decode_awaiting(row.pending_seats), decode_seats(row.seats)
-            holder = seats[pending[0]] if pending else None
-            if isinstance(holder, HumanSeat) and holder.player_id in players:
-                found.append((row.game_id, row.version, pending[0], holder.player_id))
-        return found
+        games = await unclocked_games_of(store, conn, players, unchanged_before=cutoff,
+                                         limit=limit)
+    found = []
+    for game in games:
+        holder = game.seats[game.awaiting[0]] if game.awaiting else None
+        if isinstance(holder, HumanSeat) and holder.player_id in players:
+            found.append((game.game_id, game.version, game.awaiting[0], holder.player_id))
+    return found

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 import msgspec
-import sqlalchemy as sa
 from litestar import Controller, Response, get, post
 from litestar.params import Parameter
 
@@ -18,18 +17,17 @@ from service.http.problems import Problem, forbidden, malformed, problem_respons
 from service.http.routes.games import IdempotencyKey, command_id_of
 from service.http.tournament_bodies import NewTournament
 from service.players.directory import Player
-from service.store.tables import tournaments
+from service.projections.tournaments import public_tournaments, tournament
 from service.tournaments.decide import SpecError
 from service.tournaments.entrants import PlayerEntrant
 from service.tournaments.events import Format
 from service.tournaments.runner.log import TournamentNotFound
 from service.tournaments.runner.verify import TournamentVerifyReport, verify
-from service.tournaments.runner.views import TournamentOut
 from service.tournaments.standings import Standing
+from service.tournaments.views import TournamentOut
 
 TournamentId = Annotated[str, Parameter(max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$",
                                         description="The tournament's id.")]
-_out = msgspec.json.Decoder(TournamentOut)
 _standings = msgspec.json.Decoder(list[Standing])
 
 
@@ -106,16 +104,9 @@ class TournamentsController(Controller):
             description="Only tournaments in this state.")] = None,
         limit: Annotated[int, Parameter(ge=1, le=100, description="At most this many.")] = 20,
     ) -> TournamentPage:
-        c = tournaments.c
-        q = sa.select(c.tournament_id, c.name, c.format, c.status, c.creator, c.created_at) \
-            .where(c.public.is_(True))
-        if status is not None:
-            q = q.where(c.status == status)
-        async with runtime_of(request).services.store.read() as conn:
-            rows = (await conn.execute(q.order_by(c.created_at.desc(), c.tournament_id.desc())
-                                       .limit(limit))).all()
-        return TournamentPage([TournamentItem(r.tournament_id, r.name, r.format, r.status,
-                                              r.creator, r.created_at) for r in rows])
+        found = await public_tournaments(runtime_of(request).services.store, status, limit)
+        return TournamentPage([TournamentItem(t.tournament_id, t.name, t.format, t.status,
+                                              t.creator, t.created_at) for t in found])
 
     @get("/{tournament_id:str}", operation_id="getTournament", summary="A tournament",
          description="Its rules, entrants, committed seeds (revealed at its end), every table "
@@ -150,12 +141,8 @@ class TournamentsController(Controller):
             raise _not_found() from None
 
     async def _read(self, request: Authed, tournament_id: str) -> TournamentOut:
-        async with runtime_of(request).services.store.read() as conn:
-            raw = await conn.scalar(sa.select(tournaments.c.summary).where(
-                tournaments.c.tournament_id == tournament_id))
-        if raw is None:
+        out = await tournament(runtime_of(request).services.store, tournament_id)
+        if out is None:
             raise _not_found()
-        out = _out.decode(raw)
         _may_read(out, request.user)
         return out
-

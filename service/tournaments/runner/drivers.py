@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from service.pipeline import Pipeline
+from service.projections.tournaments import stale_running, tournament_of_game
 from service.store.records import StoredEvent
 from service.table.game import Game
-from service.tournaments.runner.log import stale_running, tournament_of_game
 from service.tournaments.runner.runner import TournamentRunner
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,6 @@
 """A tournament's log in the database: appended with the same optimistic version check and hash
-chain as a game's (`store.chain`), its read model written in the same transaction.
+chain as a game's (`store.chain`), its read model (`projections.tournaments`) written in the
+same transaction.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from service.projections.tournaments import Folded, rewrite_all, rows_of, write
 from service.store.chain import event_hash
 from service.store.event_store import EventStore
-from service.store.tables import tournament_events, tournament_games, tournaments
-from service.tournaments.events import TableOpened, TournamentEvent, visibility_of
-from service.tournaments.runner.views import tournament_out
+from service.store.tables import tournament_events
+from service.tournaments.events import TournamentEvent, visibility_of
 from service.tournaments.state import Tournament, fold
 
 _encode = msgspec.json.Encoder().encode
@@ -95,70 +96,25 @@ async def append(store: EventStore, t: Tournament, events: list[TournamentEvent]
                      "actor": actor, "recorded_at": at, "hash": h})
     after = msgspec.structs.replace(fold(t, events), version=t.version + len(events),
                                     last_hash=h)
-    row = read_model_row(after, created_at or at, at)
-    opened = [{"game_id": e.game_id, "tournament_id": t.tournament_id, "table_no": e.table}
-              for e in events if isinstance(e, TableOpened)]
+    read_model = rows_of(t, after, events, created_at, at)
     try:
         async with store.write() as conn:
             await conn.execute(tournament_events.insert(), rows)
-            if t.version == 0:
-                await conn.execute(tournaments.insert().values(
-                    tournament_id=t.tournament_id, created_at=at, **row))
-            else:
-                await conn.execute(tournaments.update().where(
-                    tournaments.c.tournament_id == t.tournament_id).values(**row))
-            if opened:
-                await conn.execute(tournament_games.insert(), opened)
+            await write(conn, read_model)
     except IntegrityError as exc:
         raise LogConflict(t.tournament_id) from exc
     return after
 
 
-def read_model_row(t: Tournament, created_at: datetime, updated_at: datetime
-                   ) -> dict[str, Any]:
-    """The `tournaments` row of a folded tournament (its public state and standings)."""
-    out = tournament_out(t, created_at, updated_at)
-    return {"name": out.name, "creator": out.creator, "format": out.format,
-            "status": out.status, "public": out.public, "version": t.version,
-            "summary": _encode(out).decode(), "standings": _encode(out.standings).decode(),
-            "updated_at": updated_at}
-
-
 async def rebuild(store: EventStore) -> int:
-    """Every tournament's row and its games' table rows again from the logs; how many."""
+    """Every tournament's read model again from the logs; how many."""
     c = tournament_events.c
     async with store.read() as conn:
         ids = list((await conn.scalars(sa.select(c.tournament_id).distinct())).all())
-    rows, tables = [], []
+    folded = []
     for tournament_id in ids:
         t, created_at = await load(store, tournament_id)
         last = (await read_rows(store, tournament_id))[-1].recorded_at
-        rows.append({"tournament_id": tournament_id, "created_at": created_at,
-                     **read_model_row(t, created_at, last)})
-        tables += [{"game_id": g, "tournament_id": tournament_id, "table_no": n}
-                   for n, g in t.games.items()]
-    async with store.write() as conn:
-        await conn.execute(sa.delete(tournament_games))
-        await conn.execute(sa.delete(tournaments))
-        if rows:
-            await conn.execute(tournaments.insert(), rows)
-        if tables:
-            await conn.execute(tournament_games.insert(), tables)
+        folded.append(Folded(t, created_at, last))
+    await rewrite_all(store, folded)
     return len(ids)
-
-
-async def tournament_of_game(store: EventStore, game_id: str) -> str | None:
-    async with store.read() as conn:
-        found = await conn.scalar(sa.select(tournament_games.c.tournament_id)
-                                  .where(tournament_games.c.game_id == game_id))
-    return None if found is None else str(found)
-
-
-async def stale_running(store: EventStore, older_than_s: float) -> list[str]:
-    """Running tournaments whose log has not grown for a while: the sweepers wake them, in
-    case the wake-up after a game's end was lost."""
-    cutoff = datetime.now(UTC).timestamp() - older_than_s
-    async with store.read() as conn:
-        rows = (await conn.execute(sa.select(tournaments.c.tournament_id, tournaments.c.updated_at)
-                                   .where(tournaments.c.status == "running"))).all()
-    return [r.tournament_id for r in rows if r.updated_at.timestamp() < cutoff]
