@@ -139,21 +139,22 @@ class LoopLagProbe:
 
     def _trace_stalls(self, loop_thread: int) -> None:
         """The operator's way to find what stalls the loop (CYA_STALL_LOG_MS): from a thread
-        of its own, the loop thread's stack while it is late by more than the bound, once
-        per stall."""
-        told = 0.0
+        of its own, the loop thread's stack once it is late by more than the bound, logged
+        when the loop wakes again, with how late it was in all. On a starved machine the
+        stack is wherever the loop was descheduled: compare several."""
+        stalled: tuple[float, str] | None = None  # when the loop last woke, its stack then
         while not self._stop_tracing.wait(self.stall_log_s / 4):
             woke = self.woke_at
-            late = time.monotonic() - woke - self.interval_s
-            if late > self.stall_log_s and woke != told:
-                told = woke
+            if stalled is not None and woke != stalled[0]:
+                late = woke - stalled[0] - self.interval_s
+                collected, oldest = self._collected_since(stalled[0], woke)
+                log.warning("the event loop was %.0f ms late (garbage collection: %.0f ms, "
+                            "up to generation %s), at:\n%s", late * 1000, collected * 1000,
+                            oldest, stalled[1])
+                stalled = None
+            if stalled is None and time.monotonic() - woke - self.interval_s > self.stall_log_s:
                 frame = sys._current_frames().get(loop_thread)
-                stack = "".join(traceback.format_stack(frame)) if frame else "(no stack)"
-                collected, oldest = self._collected_since(woke)
-                log.warning("the event loop is %.0f ms late (garbage collections since it "
-                            "last woke: %.0f ms, up to generation %s%s), at:\n%s",
-                            late * 1000, collected * 1000, oldest,
-                            ", one running" if self._collecting_since else "", stack)
+                stalled = (woke, "".join(traceback.format_stack(frame)) if frame else "?")
 
     def _time_collections(self, phase: str, info: dict[str, int]) -> None:
         now = time.monotonic()
@@ -163,12 +164,12 @@ class LoopLagProbe:
             self._collections.append((now, now - self._collecting_since, info["generation"]))
             self._collecting_since = 0.0
 
-    def _collected_since(self, since: float) -> tuple[float, int]:
-        """Seconds spent collecting garbage since `since`, and the oldest generation."""
-        running = time.monotonic() - self._collecting_since if self._collecting_since else 0.0
+    def _collected_since(self, since: float, until: float) -> tuple[float, int]:
+        """Seconds spent collecting garbage between the two times, and the oldest
+        generation collected."""
         done = [(took, generation) for ended, took, generation in list(self._collections)
-                if ended > since]
-        return running + sum(t for t, _ in done), max((g for _, g in done), default=0)
+                if since < ended <= until]
+        return sum(t for t, _ in done), max((g for _, g in done), default=0)
 
     async def close(self) -> None:
         self._stop_tracing.set()
