@@ -35,6 +35,7 @@ from rq import Queue
 from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.pipeline.publishers import CHANNEL_PREFIX
+from service.scheduling.job_names import NOOP
 from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games
@@ -70,7 +71,7 @@ def noop_latencies(queue: Queue, n: int) -> list[float]:
     out = []
     for _ in range(n):
         t0 = time.perf_counter()
-        job = queue.enqueue("workers.jobs.noop", result_ttl=60)
+        job = queue.enqueue(NOOP, result_ttl=60)
         assert job.latest_result(timeout=10) is not None
         out.append(time.perf_counter() - t0)
     return out

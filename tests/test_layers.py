@@ -28,13 +28,14 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.pipeline": {"service.domain", "service.table", "service.store",
                          "service.projections"},
     "service.audit": {"service.domain", "service.table", "service.store"},
-    # The tournament's pure core; its runner (a subpackage) drives games through the pipeline.
+    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
+                           "service.projections", "service.pipeline"},
+    # The tournament's pure core; its runner (a subpackage) drives games through the pipeline,
+    # and wakes under RQ by a job named in `service.scheduling.job_names`.
     "service.tournaments": {"service.domain", "service.bots"},
     "service.tournaments.runner": {"service.domain", "service.table", "service.store",
                                    "service.projections", "service.pipeline", "service.audit",
-                                   "service.tournaments"},
-    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
-                           "service.projections", "service.pipeline"},
+                                   "service.scheduling", "service.tournaments"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
     "service.webhooks": {"service.domain", "service.table", "service.store",
                          "service.projections", "service.pipeline", "service.scheduling"},

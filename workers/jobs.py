@@ -68,8 +68,8 @@ def end_idle_game(game_id: str) -> bool:
 
 
 def webhook_job(job: str, *args: object) -> object:
-    """A webhook delivery (`service.webhooks.runners.JOBS`): a bot's decision, its default
-    deadline, or a subscription's event messages of one game."""
+    """A webhook delivery (`service.scheduling.job_names.WEBHOOK_JOBS`): a bot's decision, its
+    default deadline, or a subscription's event messages of one game."""
     rt = runtime()
     return rt.loop.run_until_complete(rt.services.webhooks.run_job(job, args))
 

@@ -23,6 +23,7 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.projections.games import decode_awaiting, decode_seats
 from service.scheduling.decision_job import current, take_expired
+from service.scheduling.job_names import EXPIRE_DECISION
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.store.tables import games
@@ -82,7 +83,7 @@ async def deliver_decision(ctx: Deliveries, game_id: str, version: int, seat: in
     if verdict != "acted" and game.lobby is not None and game.lobby.turn_clock is None:
         # No clock will expire this decision: the default deadline does.
         wait = max((due - datetime.now(UTC)).total_seconds(), 0.0)
-        await ctx.runner.run("expire_decision", (game_id, version, seat, player_id),
+        await ctx.runner.run(EXPIRE_DECISION, (game_id, version, seat, player_id),
                              delay_s=wait, key=f"{game_id}-{version}")
     return verdict
 
