@@ -463,7 +463,7 @@ def main() -> int:
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
     env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}"}
     if args.api_processes > 1:  # the production layout: changes travel through Redis
-        env |= {"CYA_REDIS_URL": REDIS, "CYA_DUE_WORK": "none"}  # the games have no clocks
+        env |= {"CYA_REDIS_URL": REDIS, "CYA_SCHEDULER": "none"}  # the games have no clocks
     servers: list[subprocess.Popen[bytes]] = []
     try:
         upgrade(env["CYA_DATABASE_URL"])

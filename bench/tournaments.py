@@ -129,7 +129,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     try:
         url = f"postgresql+asyncpg://{PG}/{dbname}"
         await asyncio.to_thread(upgrade, url)
-        settings = Settings(database_url=url, redis_url=redis_url, due_work="rq")
+        settings = Settings(database_url=url, redis_url=redis_url, scheduler="rq")
         env = {**os.environ, "CYA_DATABASE_URL": url, "CYA_REDIS_URL": redis_url}
         procs = [subprocess.Popen([CYA, "worker", *args.worker_args], env=env,
                                   start_new_session=True) for _ in range(2)]

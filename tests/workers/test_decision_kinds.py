@@ -38,7 +38,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def services(sqlite_url: str) -> AsyncIterator[Services]:
-    s = build(Settings(database_url=sqlite_url, due_work="none"))
+    s = build(Settings(database_url=sqlite_url, scheduler="none"))
     try:
         yield s
     finally:
