@@ -60,8 +60,8 @@ def serve(port: int, views_from_db: bool) -> None:
     import uvicorn
     from litestar import Litestar, get, post
 
+    from service.http.api_settings import HttpSettings
     from service.http.app import create_app
-    from service.http.settings import HttpSettings
     from service.wiring.bootstrap import tune_gc
     from service.wiring.settings import Settings
 

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from service.cli.main import main
-from service.http.settings import HttpSettings
+from service.http.api_settings import HttpSettings
 from service.pipeline.hooks import NoScheduler
 from service.store.migrate import head_revision
 from service.wiring.bootstrap import build

@@ -33,7 +33,7 @@ from service.table.lobby import HumanSeat
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 

@@ -29,7 +29,7 @@ from service.table.game import Game
 from service.table.lobby import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_decisions import deliver_decision, expire_decision, stalled
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.event_delivery import deliver_events, queue_key
 from service.webhooks.messages import messages_of_commit
 from service.webhooks.outbound import Outbound

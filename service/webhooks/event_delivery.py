@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from service.scheduling.job_names import DELIVER_EVENTS
 from service.webhooks import outbox, subscriptions
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
-from service.projections.views import pick_view, viewers
+from service.projections.seat_views import pick_view, viewers
 from service.store.codec import EventCodec
 from service.store.engine import create_engine
 from service.store.group_commit import _PG_COMMIT

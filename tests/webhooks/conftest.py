@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.webhooks.settings import WebhookSettings
 from service.wiring.settings import Settings

@@ -25,8 +25,8 @@ import asyncpg
 import httpx
 import pytest
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.wiring.settings import Settings
 from tests.postgres import PG_ADMIN
 

@@ -13,8 +13,8 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.table.lobby import TimeoutPolicy
 from service.wiring.bootstrap import Services

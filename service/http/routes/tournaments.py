@@ -23,8 +23,8 @@ from service.tournaments.decide import SpecError
 from service.tournaments.entrants import PlayerEntrant
 from service.tournaments.events import Format
 from service.tournaments.runner.log import TournamentNotFound
+from service.tournaments.runner.tournament_out import TournamentOut
 from service.tournaments.runner.verify import TournamentVerifyReport, verify
-from service.tournaments.runner.views import TournamentOut
 from service.tournaments.standings import Standing
 
 TournamentId = Annotated[str, Parameter(max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$",

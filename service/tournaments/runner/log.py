@@ -16,7 +16,7 @@ from service.store.chain import event_hash
 from service.store.event_store import EventStore
 from service.store.tables import tournament_events, tournament_games, tournaments
 from service.tournaments.events import TableOpened, TournamentEvent, visibility_of
-from service.tournaments.runner.views import tournament_out
+from service.tournaments.runner.tournament_out import tournament_out
 from service.tournaments.state import Tournament, fold
 
 _encode = msgspec.json.Encoder().encode
