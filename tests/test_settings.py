@@ -9,9 +9,10 @@ from click.testing import CliRunner
 from service.cli.main import main
 from service.http.api_settings import HttpSettings
 from service.pipeline.hooks import NoScheduler
+from service.store.engine import DEFAULT_DATABASE_URL
 from service.store.migrate import head_revision
 from service.wiring.bootstrap import build
-from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
+from service.wiring.settings import ConfigError, Settings, get_settings
 
 VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_SCHEDULER", "CYA_DUE_WORK",
              "CYA_STATE_CACHE",

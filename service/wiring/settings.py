@@ -9,9 +9,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TypeVar
 
+from service.store.engine import DEFAULT_DATABASE_URL
 from service.webhooks.settings import WebhookSettings
-
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
 
 
 class Execution(StrEnum):
