@@ -40,7 +40,8 @@ from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games
 from service.table.clock import BOT_TURN, DueWork
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat, HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

@@ -34,7 +34,8 @@ from redis import Redis
 from service.domain import EndMode, RuleSet
 from service.store.migrate import upgrade
 from service.store.tables import games, tournaments
-from service.table.lobby import BotLevel, BotSeat, CreateGame, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotLevel, BotSeat
 from service.tournaments.entrants import BotEntrant
 from service.tournaments.runner.log import load
 from service.tournaments.runner.verify import verify

@@ -14,10 +14,9 @@ from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.http.tournament_bodies import NewTournament
 from service.store.codec import AnyEvent
-from service.table.lobby import (
+from service.table.lobby import RATED_DOC, SPECTATOR_DELAY_DOC
+from service.table.seats import (
     HAND_OVER_AFTER_DOC,
-    RATED_DOC,
-    SPECTATOR_DELAY_DOC,
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,
     BotLevel,

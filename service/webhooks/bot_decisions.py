@@ -29,7 +29,7 @@ from service.store.records import GameNotFound, IdempotencyKeyReused, VersionCon
 from service.store.tables import games
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import HumanSeat
+from service.table.seats import HumanSeat
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint

@@ -26,7 +26,7 @@ from service.scheduling.job_names import DELIVER_DECISION, DELIVER_EVENTS, EXPIR
 from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.table.game import Game
-from service.table.lobby import HumanSeat
+from service.table.seats import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_decisions import deliver_decision, expire_decision, stalled
 from service.webhooks.deliveries import Deliveries

@@ -18,7 +18,7 @@ from service.store.migrate import upgrade
 from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import TimeoutPolicy
+from service.table.seats import TimeoutPolicy
 from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings

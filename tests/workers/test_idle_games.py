@@ -20,7 +20,8 @@ from service.scheduling.in_process import InProcessScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games, rating_changes
 from service.table.endings import GameAbandoned, LobbyExpired
-from service.table.lobby import CreateGame, HumanSeat, Start, TakeSeat
+from service.table.lobby_commands import CreateGame, Start, TakeSeat
+from service.table.seats import HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

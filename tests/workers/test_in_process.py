@@ -9,7 +9,7 @@ import pytest
 
 from service.scheduling.in_process import InProcessScheduler
 from service.store.migrate import upgrade
-from service.table.lobby import TimeoutPolicy
+from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

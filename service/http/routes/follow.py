@@ -48,7 +48,8 @@ from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.store.records import redacted_for
 from service.table.clock import deadline
-from service.table.lobby import HumanSeat, Lobby
+from service.table.lobby import Lobby
+from service.table.seats import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 

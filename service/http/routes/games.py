@@ -56,18 +56,9 @@ from service.projections.leaderboard import changes_of
 from service.projections.ratings import ordinal
 from service.table.clock import deadline
 from service.table.game import Game
-from service.table.lobby import (
-    AddBot,
-    BotSeat,
-    CreateGame,
-    HumanSeat,
-    LeaveSeat,
-    Lobby,
-    SeatHolder,
-    Start,
-    TakeSeat,
-    TimeoutPolicy,
-)
+from service.table.lobby import Lobby
+from service.table.lobby_commands import AddBot, CreateGame, LeaveSeat, Start, TakeSeat
+from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.table.turns import ratings_state
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw

@@ -47,7 +47,7 @@ from service.projections.games import decode_seats
 from service.projections.seat_views import body_from_rows, recorded_version, view_rows
 from service.store.records import GameNotFound, redacted_for
 from service.table.game import Game
-from service.table.lobby import seat_of
+from service.table.seats import seat_of
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(

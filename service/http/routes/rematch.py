@@ -23,7 +23,7 @@ from service.http.schemas import GameId, GameSummary
 from service.pipeline.rematch import offer_rematch
 from service.players.directory import names_of
 from service.projections.games import game_access
-from service.table.lobby import DeclineInvitation
+from service.table.lobby_commands import DeclineInvitation
 
 
 @dataclass
