@@ -34,15 +34,8 @@ from service.http.context import (
     viewer_in,
 )
 from service.http.problems import problem_responses
-from service.http.schemas import (
-    HEADER_SCHEMA,
-    VERSION_DIGITS,
-    EventOut,
-    EventPage,
-    GameId,
-    StreamEvent,
-    version_query,
-)
+from service.http.schemas.events import EventOut, EventPage, StreamEvent
+from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameId, version_query
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access

@@ -33,15 +33,9 @@ from service.http.problems import (
 )
 from service.http.raw import RawJson
 from service.http.routes.games import command_id_of
-from service.http.schemas import (
-    VERSION_DIGITS,
-    CommandResult,
-    EventOut,
-    GameId,
-    LegalCommands,
-    ViewOut,
-    version_query,
-)
+from service.http.schemas.events import EventOut
+from service.http.schemas.parameters import VERSION_DIGITS, GameId, version_query
+from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
 from service.players.directory import Player
 from service.projections.games import decode_seats
 from service.projections.seat_views import body_from_rows, recorded_version, view_rows

@@ -16,7 +16,7 @@ from service.domain.docs import doc
 from service.http.context import Authed, authenticate, authenticate_or_watch, runtime_of
 from service.http.problems import Problem, forbidden, malformed, problem_responses
 from service.http.routes.games import IdempotencyKey, command_id_of
-from service.http.tournament_bodies import NewTournament
+from service.http.schemas.tournaments import NewTournament
 from service.players.directory import Player
 from service.store.tables import tournaments
 from service.tournaments.decide import SpecError
