@@ -78,8 +78,7 @@ class PipelineBench:
         for seed, _ in self.games:
             created = await p.create_game(CreateGame(self.ruleset, seats=(BotSeat(),) * 4),
                                           "bench")
-            p.master_seeds = lambda seed=seed: seed
-            await p.lobby(created.game_id, Start(), "bench")
+            await p.lobby(created.game_id, Start(), "bench", master_seed=seed)
             self.ids.append(created.game_id)
 
     async def run(self, k: int) -> None:
