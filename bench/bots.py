@@ -35,11 +35,13 @@ from rq import Queue
 from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
 from service.pipeline.publishers import CHANNEL_PREFIX
+from service.scheduling.job_names import NOOP
 from service.scheduling.rq_scheduler import RQScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games
 from service.table.clock import BOT_TURN, DueWork
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat, HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 
@@ -70,7 +72,7 @@ def noop_latencies(queue: Queue, n: int) -> list[float]:
     out = []
     for _ in range(n):
         t0 = time.perf_counter()
-        job = queue.enqueue("workers.jobs.noop", result_ttl=60)
+        job = queue.enqueue(NOOP, result_ttl=60)
         assert job.latest_result(timeout=10) is not None
         out.append(time.perf_counter() - t0)
     return out
@@ -168,7 +170,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     try:
         url = f"postgresql+asyncpg://{PG}/{dbname}"
         await asyncio.to_thread(upgrade, url)
-        settings = Settings(database_url=url, redis_url=redis_url, due_work="rq")
+        settings = Settings(database_url=url, redis_url=redis_url, scheduler="rq")
         env = {**os.environ, "CYA_DATABASE_URL": url, "CYA_REDIS_URL": redis_url}
         procs = [subprocess.Popen([CYA, "worker", *args.worker_args], env=env,
                                   start_new_session=True) for _ in range(2)]

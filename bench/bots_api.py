@@ -56,7 +56,7 @@ def _free_port() -> int:
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     url = f"sqlite+aiosqlite:///{folder / 'cya.sqlite3'}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
-    env |= {"CYA_DATABASE_URL": url, "CYA_DUE_WORK": "in_process",
+    env |= {"CYA_DATABASE_URL": url, "CYA_SCHEDULER": "in_process",
             "CYA_RATE_LIMIT_PER_MINUTE": "0"}
     cya = Path(sys.executable).parent / "cya"
     subprocess.run([str(cya), "db", "upgrade"], env=env, check=True, capture_output=True)

@@ -60,8 +60,8 @@ def serve(port: int, views_from_db: bool) -> None:
     import uvicorn
     from litestar import Litestar, get, post
 
+    from service.http.api_settings import HttpSettings
     from service.http.app import create_app
-    from service.http.settings import HttpSettings
     from service.wiring.bootstrap import tune_gc
     from service.wiring.settings import Settings
 
@@ -463,7 +463,7 @@ def main() -> int:
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
     env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}"}
     if args.api_processes > 1:  # the production layout: changes travel through Redis
-        env |= {"CYA_REDIS_URL": REDIS, "CYA_DUE_WORK": "none"}  # the games have no clocks
+        env |= {"CYA_REDIS_URL": REDIS, "CYA_SCHEDULER": "none"}  # the games have no clocks
     servers: list[subprocess.Popen[bytes]] = []
     try:
         upgrade(env["CYA_DATABASE_URL"])

@@ -26,8 +26,8 @@ from typing import Any
 import asyncpg
 from litestar.testing import AsyncTestClient
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 

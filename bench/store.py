@@ -32,7 +32,8 @@ from service.bots import random_policy
 from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
 from service.projections.rebuild import rebuild
 from service.store.migrate import upgrade
-from service.table.lobby import BotSeat, CreateGame, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat
 from service.wiring.bootstrap import build, tune_gc
 from service.wiring.settings import Settings
 
@@ -77,8 +78,7 @@ class PipelineBench:
         for seed, _ in self.games:
             created = await p.create_game(CreateGame(self.ruleset, seats=(BotSeat(),) * 4),
                                           "bench")
-            p.master_seeds = lambda seed=seed: seed
-            await p.lobby(created.game_id, Start(), "bench")
+            await p.lobby(created.game_id, Start(), "bench", master_seed=seed)
             self.ids.append(created.game_id)
 
     async def run(self, k: int) -> None:

@@ -34,7 +34,8 @@ from redis import Redis
 from service.domain import EndMode, RuleSet
 from service.store.migrate import upgrade
 from service.store.tables import games, tournaments
-from service.table.lobby import BotLevel, BotSeat, CreateGame, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotLevel, BotSeat
 from service.tournaments.entrants import BotEntrant
 from service.tournaments.runner.log import load
 from service.tournaments.runner.verify import verify
@@ -129,7 +130,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     try:
         url = f"postgresql+asyncpg://{PG}/{dbname}"
         await asyncio.to_thread(upgrade, url)
-        settings = Settings(database_url=url, redis_url=redis_url, due_work="rq")
+        settings = Settings(database_url=url, redis_url=redis_url, scheduler="rq")
         env = {**os.environ, "CYA_DATABASE_URL": url, "CYA_REDIS_URL": redis_url}
         procs = [subprocess.Popen([CYA, "worker", *args.worker_args], env=env,
                                   start_new_session=True) for _ in range(2)]

@@ -88,7 +88,7 @@ class Server:
         self.url = f"http://127.0.0.1:{free_port()}"
         env = {**os.environ, "CYA_DATABASE_URL": f"sqlite+aiosqlite:///{workdir}/cya.sqlite3",
                "CYA_RATE_LIMIT_PER_MINUTE": "0"}
-        for name in ("CYA_REDIS_URL", "CYA_BOT_DELAY_MS", "CYA_DUE_WORK"):
+        for name in ("CYA_REDIS_URL", "CYA_BOT_DELAY_MS", "CYA_SCHEDULER", "CYA_DUE_WORK"):
             env.pop(name, None)
         subprocess.run([str(Path(sys.executable).parent / "cya"), "db", "upgrade"], cwd=ROOT,
                        env=env, check=True, capture_output=True)

@@ -164,7 +164,7 @@ def decisions(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, float
     folder = Path(tempfile.mkdtemp(prefix="cya-bench-webhooks-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
     env |= {"CYA_DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'cya.sqlite3'}",
-            "CYA_DUE_WORK": "in_process", "CYA_RATE_LIMIT_PER_MINUTE": "0",
+            "CYA_SCHEDULER": "in_process", "CYA_RATE_LIMIT_PER_MINUTE": "0",
             "CYA_WEBHOOKS_ALLOW_PRIVATE": "1"}
     bot = asgi(lambda body: (200, json.dumps(choose(json.loads(body))).encode()))
     hooked: list[float] = []
@@ -304,7 +304,7 @@ def deliveries(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, floa
         with redis_index() as redis_url, receiver_process(folder) as receiver:
             env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
             env |= {"CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}",
-                    "CYA_REDIS_URL": redis_url, "CYA_DUE_WORK": "rq",
+                    "CYA_REDIS_URL": redis_url, "CYA_SCHEDULER": "rq",
                     "CYA_RATE_LIMIT_PER_MINUTE": "0", "CYA_WEBHOOKS_ALLOW_PRIVATE": "1"}
             with api(env, folder / "api.log") as base, \
                     httpx.Client(base_url=base, timeout=60) as http:

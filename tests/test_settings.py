@@ -7,13 +7,15 @@ import pytest
 from click.testing import CliRunner
 
 from service.cli.main import main
-from service.http.settings import HttpSettings
+from service.http.api_settings import HttpSettings
 from service.pipeline.hooks import NoScheduler
+from service.store.engine import DEFAULT_DATABASE_URL
 from service.store.migrate import head_revision
 from service.wiring.bootstrap import build
-from service.wiring.settings import DEFAULT_DATABASE_URL, ConfigError, Settings, get_settings
+from service.wiring.settings import ConfigError, Settings, get_settings
 
-VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_DUE_WORK", "CYA_STATE_CACHE",
+VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_SCHEDULER", "CYA_DUE_WORK",
+             "CYA_STATE_CACHE",
              "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",
              "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES", "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
              "CYA_WEBHOOKS_LEASE_S", "CYA_WEBHOOKS_SECRET_OVERLAP_S")
@@ -28,7 +30,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_given_empty_variables_then_each_takes_its_default(monkeypatch):
     for name in VARIABLES:
         monkeypatch.setenv(name, "")
-    assert Settings.from_env() == Settings(due_work="in_process")
+    assert Settings.from_env() == Settings(scheduler="in_process")
     assert Settings.from_env().database_url == DEFAULT_DATABASE_URL
     assert HttpSettings.from_env() == HttpSettings()
 
@@ -38,7 +40,7 @@ def test_given_values_then_they_are_read(monkeypatch):
     monkeypatch.setenv("CYA_STATE_CACHE_SIZE", " 64 ")
     monkeypatch.setenv("CYA_CATCH_UP_FIRST", "yes")
     monkeypatch.setenv("CYA_SWEEP_GRACE_S", "0.5")
-    monkeypatch.setenv("CYA_DUE_WORK", "none")
+    monkeypatch.setenv("CYA_SCHEDULER", "none")
     monkeypatch.setenv("CYA_VIEWS_FROM_MEMORY", "0")
     monkeypatch.setenv("CYA_MAX_BODY_BYTES", "1024")
     monkeypatch.setenv("CYA_WEBHOOKS_RETRY_SCHEDULE_S", "0, 5,300")
@@ -49,7 +51,7 @@ def test_given_values_then_they_are_read(monkeypatch):
     assert settings.webhooks.retry_schedule_s == (0.0, 5.0, 300.0)
     assert settings.webhooks.lease_s == 12.5
     assert (settings.state_cache, settings.state_cache_size, settings.catches_up_first,
-            settings.sweep_grace_s, settings.due_work) == (False, 64, True, 0.5, "none")
+            settings.sweep_grace_s, settings.scheduler) == (False, 64, True, 0.5, "none")
     http = HttpSettings.from_env()
     assert (http.views_from_memory, http.max_body_bytes) == (False, 1024)
 
@@ -58,6 +60,7 @@ def test_given_values_then_they_are_read(monkeypatch):
     ("CYA_STATE_CACHE_SIZE", "lots", "CYA_STATE_CACHE_SIZE must be an integer, not 'lots'"),
     ("CYA_SWEEP_GRACE_S", "5s", "CYA_SWEEP_GRACE_S must be a number, not '5s'"),
     ("CYA_STATE_CACHE", "maybe", "CYA_STATE_CACHE must be 1 or 0"),
+    ("CYA_SCHEDULER", "celery", "CYA_SCHEDULER must be one of rq, in_process, none, not 'celery'"),
     ("CYA_DUE_WORK", "celery", "CYA_DUE_WORK must be one of rq, in_process, none, not 'celery'"),
     ("CYA_MAX_BODY_BYTES", "64k", "CYA_MAX_BODY_BYTES must be an integer, not '64k'"),
     ("CYA_SWEEP_INTERVAL_S", "-1", "CYA_SWEEP_INTERVAL_S must be a number of at least 0.0, "
@@ -81,6 +84,21 @@ def test_given_an_unusable_value_then_the_error_names_the_variable(monkeypatch, 
     with pytest.raises(ConfigError, match=message):
         Settings.from_env()
         HttpSettings.from_env()
+
+
+def test_given_only_the_old_name_cya_due_work_then_it_picks_the_scheduler(monkeypatch):
+    monkeypatch.setenv("CYA_DUE_WORK", "none")
+    assert Settings.from_env().scheduler == "none"
+    monkeypatch.setenv("CYA_SCHEDULER", "none")  # the same value under both names: no quarrel
+    assert Settings.from_env().scheduler == "none"
+
+
+def test_given_cya_scheduler_and_a_different_cya_due_work_then_the_error_names_both(monkeypatch):
+    monkeypatch.setenv("CYA_SCHEDULER", "rq")
+    monkeypatch.setenv("CYA_DUE_WORK", "in_process")
+    with pytest.raises(ConfigError, match=r"CYA_SCHEDULER \('rq'\) and CYA_DUE_WORK "
+                                          r"\('in_process'\), its old name, differ"):
+        Settings.from_env()
 
 
 def test_given_an_unusable_value_then_the_cli_says_so_without_a_traceback(monkeypatch):
@@ -137,5 +155,5 @@ def test_given_rq_without_redis_then_the_start_fails_whatever_the_scheduler(tmp_
     # Where work runs is chosen once: the tournaments' wake-ups and the webhook deliveries
     # used to fall back to this process, unseen, when a scheduler was given.
     url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
-    with pytest.raises(ValueError, match="due_work=rq needs CYA_REDIS_URL"):
-        build(Settings(database_url=url, due_work="rq"), scheduler=scheduler)
+    with pytest.raises(ValueError, match="scheduler=rq needs CYA_REDIS_URL"):
+        build(Settings(database_url=url, scheduler="rq"), scheduler=scheduler)

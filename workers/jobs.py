@@ -29,13 +29,13 @@ _runtime: Runtime | None = None
 def configure(settings: Settings) -> None:
     """The worker's settings; before the first job. Commands it posts schedule through RQ."""
     global _settings
-    _settings = replace(settings, due_work="rq")
+    _settings = replace(settings, scheduler="rq")
 
 
 def runtime() -> Runtime:
     global _runtime
     if _runtime is None:
-        settings = _settings or replace(Settings.from_env(), due_work="rq")
+        settings = _settings or replace(Settings.from_env(), scheduler="rq")
         loop = asyncio.new_event_loop()
         services = build(settings)
         _runtime = Runtime(loop, services)
@@ -68,8 +68,8 @@ def end_idle_game(game_id: str) -> bool:
 
 
 def webhook_job(job: str, *args: object) -> object:
-    """A webhook delivery (`service.webhooks.runners.JOBS`): a bot's decision, its default
-    deadline, or a subscription's event messages of one game."""
+    """A webhook delivery (`service.scheduling.job_names.WEBHOOK_JOBS`): a bot's decision, its
+    default deadline, or a subscription's event messages of one game."""
     rt = runtime()
     return rt.loop.run_until_complete(rt.services.webhooks.run_job(job, args))
 

@@ -19,6 +19,7 @@ from service.projections import ratings
 from service.projections.due import overdue
 from service.projections.tournaments import stale_running
 from service.scheduling.idle_games import idle_candidates
+from service.scheduling.job_names import END_IDLE_GAME
 from service.scheduling.rq_scheduler import requeue_lost
 from service.store.backends import open_store
 from service.store.event_store import EventStore
@@ -28,7 +29,6 @@ from service.webhooks.runners import RQRunner
 from service.wiring.settings import Settings
 
 log = logging.getLogger(__name__)
-IDLE_JOB = "workers.jobs.end_idle_game"
 
 
 def lock_key(queue_name: str) -> str:
@@ -85,7 +85,7 @@ class Sweeper(threading.Thread):
         for tournament_id in await stale_running(store, STALE_AFTER_S):  # a lost wake-up
             enqueue_advance(queue, tournament_id)
         for game_id in await idle_candidates(store, s.lobby_ttl_s, s.abandon_after_s):
-            queue.enqueue(IDLE_JOB, game_id, job_id=f"cya-idle-{game_id}", job_timeout=30,
+            queue.enqueue(END_IDLE_GAME, game_id, job_id=f"cya-idle-{game_id}", job_timeout=30,
                           result_ttl=0, failure_ttl=3600)
         await self._sweep_webhooks(store)
         return n

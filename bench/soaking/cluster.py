@@ -104,7 +104,7 @@ class Cluster:
             self.postgres.create_database("cya")
             self.redis.start()
             env |= {"CYA_DATABASE_URL": self.postgres.url("cya"),
-                    "CYA_REDIS_URL": self.redis.url, "CYA_DUE_WORK": "rq"}
+                    "CYA_REDIS_URL": self.redis.url, "CYA_SCHEDULER": "rq"}
         else:
             env |= {"CYA_DATABASE_URL": f"sqlite+aiosqlite:///{self.folder / 'cya.sqlite3'}"}
         subprocess.run([CYA, "db", "upgrade"], env=env, check=True, capture_output=True)

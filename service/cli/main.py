@@ -23,7 +23,7 @@ def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
         from service.store.migrate import schema_behind_of
 
         # One-shot operator commands take no due work: `simulate` plays its own bot seats.
-        services = build(dataclasses.replace(settings, due_work="none"))
+        services = build(dataclasses.replace(settings, scheduler="none"))
         try:
             behind = await schema_behind_of(services.store.engine)
             if behind is not None:  # the tables this code needs are not there yet

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from service.bots import random_policy
 from service.domain import RuleSet, legal_commands, player_view
 from service.pipeline import Outcome, Pipeline
-from service.table.lobby import BotSeat, CreateGame, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat
 
 CREATOR = "simulator"
 

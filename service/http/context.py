@@ -17,14 +17,14 @@ from litestar.datastructures import State
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import HeaderParameter, ParameterKwarg
 
+from service.http.api_settings import HttpSettings
 from service.http.feeds import Feeds
 from service.http.player_feeds import PlayerFeeds
 from service.http.problems import forbidden, header, malformed, unauthorized
-from service.http.settings import HttpSettings
 from service.pipeline import Pipeline
 from service.players.directory import Player, PlayerDirectory
 from service.projections.games import GameAccess
-from service.projections.views import MemoryViews
+from service.projections.seat_views import MemoryViews
 from service.table.game import Game
 from service.wiring.bootstrap import Services
 

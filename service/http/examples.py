@@ -22,15 +22,9 @@ from service.domain import (
     redact,
 )
 from service.domain.commands import FormSet
-from service.http.schemas import (
-    CommandResult,
-    EventOut,
-    EventPage,
-    GameStatus,
-    LegalCommands,
-    ViewOut,
-)
-from service.table.turns import Turn
+from service.http.schemas.events import EventOut, EventPage
+from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
+from service.table.turns import GameStatus, Turn
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",

@@ -20,7 +20,7 @@ from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
-from service.table.lobby import SeatHolder
+from service.table.seats import SeatHolder
 
 log = logging.getLogger("cya.http.feeds")
 

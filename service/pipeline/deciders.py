@@ -14,7 +14,8 @@ from service.domain import RuleCode, RuleViolation, StartGame, execute, preview
 from service.domain.commands import SeatCommand
 from service.store.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
-from service.table.lobby import GameCreated, LobbyCommand, SeatResigned, Start, decide_lobby
+from service.table.lobby import GameCreated, SeatResigned
+from service.table.lobby_commands import LobbyCommand, Start, decide_lobby
 from service.table.timeouts import ClockRestarted
 
 
@@ -28,7 +29,7 @@ Decider = Callable[[Game], Decided]
 
 
 def creation(game: Game, created: GameCreated) -> Decided:
-    """A new game: its first event (`table.lobby.create` made it from the command)."""
+    """A new game: its first event (`table.lobby_commands.create` made it from the command)."""
     return Decided([created], apply(game, created))
 
 

@@ -40,7 +40,7 @@ from service.store.records import (
     visibility_of,
 )
 from service.table.game import Game, advance, apply_at, clocked
-from service.table.lobby import CreateGame, LobbyCommand, create
+from service.table.lobby_commands import CreateGame, LobbyCommand, create
 
 
 class _Command(NamedTuple):

@@ -17,7 +17,7 @@ from service.store.event_store import EventStore
 from service.store.records import GameNotFound
 from service.store.tables import SPECTATOR, game_views, games
 from service.table.game import horizon
-from service.table.lobby import SeatHolder, seat_of
+from service.table.seats import SeatHolder, seat_of
 
 decode_seats = msgspec.json.Decoder(list[SeatHolder | None]).decode  # the row's `seats`
 decode_awaiting = msgspec.json.Decoder(list[int]).decode  # the row's `pending_seats`

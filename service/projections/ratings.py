@@ -28,7 +28,8 @@ from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.store.tables import games, rating_changes, ratings
 from service.table.game import Game, apply_at
-from service.table.lobby import BotSeat, HumanSeat, SeatResigned
+from service.table.lobby import SeatResigned
+from service.table.seats import BotSeat, HumanSeat
 from service.table.timeouts import SeatHandedToBot
 
 MODEL = PlackettLuce()

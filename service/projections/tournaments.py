@@ -1,5 +1,5 @@
 """The tournaments' read model: a `tournaments` row per tournament (what the API serves of it,
-`tournaments.views.tournament_out`, and its standings) and a `tournament_games` row per game it
+`tournaments.tournament_out`, and its standings) and a `tournament_games` row per game it
 opened. Written in the transaction that appends to the tournament's log
 (`tournaments.runner.log`), so they never lag it; every read of them is here."""
 
@@ -18,7 +18,7 @@ from service.store.event_store import EventStore
 from service.store.tables import tournament_games, tournaments
 from service.tournaments.events import Format, TableOpened, TournamentEvent
 from service.tournaments.state import Tournament
-from service.tournaments.views import TournamentOut, tournament_out
+from service.tournaments.tournament_out import TournamentOut, tournament_out
 
 _encode = msgspec.json.Encoder().encode
 _decode_out = msgspec.json.Decoder(TournamentOut).decode

@@ -30,7 +30,7 @@ from service.scheduling.timeout_streaks import consecutive_timeouts
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.clock import BOT_TURN, DEADLINE, deadline
 from service.table.game import AnyEvent, Game
-from service.table.lobby import BotSeat, HumanSeat, SeatHolder
+from service.table.seats import BotSeat, HumanSeat, SeatHolder
 from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 
 Result = Literal["acted", "moved_on", "replayed", "early", "restarted"]

@@ -21,7 +21,7 @@ from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import AnyEvent, Game, apply_all
-from service.table.lobby import HumanSeat
+from service.table.seats import HumanSeat
 
 DAY_S = 86_400
 

@@ -2,7 +2,8 @@
 the workers' timers, `due_timer.py`), and sweep the rows whose job was lost (a dead worker,
 a Redis that forgot everything).
 
-The job is named by its dotted path, so API processes enqueue without importing `workers/`.
+The job is named by its dotted path (`job_names.py`), so API processes enqueue without
+importing `workers/`.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service.scheduling import due_timer
+from service.scheduling.job_names import TAKE_DUE_DECISION
 from service.table.clock import BOT_TURN, DueWork
 
-JOB = "workers.jobs.take_due_decision"
 JOB_TIMEOUT_S = 30
 # A job fails only on infrastructure trouble (the database away); retry soon, then leave the
 # row to the sweeper, which keeps trying for as long as the row is due.
@@ -48,8 +49,9 @@ def enqueue_due(queue: Queue, due: DueWork, *, bot_delay_ms: int = 0) -> Job | N
         return None
     args = (due.game_id, due.version, due.kind, due.seat)
     with queue.connection.pipeline() as pipe:  # one round trip instead of two
-        job: Job = queue.enqueue(JOB, *args, job_id=job_id(due), job_timeout=JOB_TIMEOUT_S,
-                                 result_ttl=0, failure_ttl=3600, retry=RETRY, pipeline=pipe)
+        job: Job = queue.enqueue(TAKE_DUE_DECISION, *args, job_id=job_id(due),
+                                 job_timeout=JOB_TIMEOUT_S, result_ttl=0, failure_ttl=3600,
+                                 retry=RETRY, pipeline=pipe)
         pipe.execute()
     return job
 

@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import event, exc
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+# The embedded default: an SQLite file in the working directory.
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
 WRITE_OPTION = "cya_write"
 POOL_SIZE = 20  # PostgreSQL: SQLAlchemy's connections per process
 

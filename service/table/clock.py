@@ -13,7 +13,7 @@ from typing import Final, Literal
 import msgspec
 
 from service.table.game import Game
-from service.table.lobby import BotSeat, HumanSeat
+from service.table.seats import BotSeat, HumanSeat
 
 DueKind = Literal["bot_turn", "deadline"]
 BOT_TURN: Final = "bot_turn"  # a bot's seat is to decide: at once

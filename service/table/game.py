@@ -14,7 +14,8 @@ import msgspec
 from msgspec.structs import replace
 
 from service.domain import Event, GameState, evolve, new_game
-from service.table.lobby import BotSeat, GameCreated, Lobby, LobbyEvent, SeatHolder, evolve_lobby
+from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
+from service.table.seats import BotSeat, SeatHolder
 from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]

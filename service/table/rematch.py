@@ -10,15 +10,9 @@ from collections.abc import Iterable
 from service.domain import Event, RuleCode, RuleViolation
 from service.table.endings import RematchOffered
 from service.table.game import AnyEvent, Game
-from service.table.lobby import (
-    BotSeat,
-    CreateGame,
-    GameCreated,
-    HumanSeat,
-    LobbyEvent,
-    SeatHolder,
-    evolve_lobby,
-)
+from service.table.lobby import GameCreated, LobbyEvent, evolve_lobby
+from service.table.lobby_commands import CreateGame
+from service.table.seats import BotSeat, HumanSeat, SeatHolder
 
 
 def seats_at_deal(log: Iterable[AnyEvent]) -> tuple[SeatHolder | None, ...]:

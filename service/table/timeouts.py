@@ -17,7 +17,8 @@ import msgspec
 from msgspec.structs import replace
 
 from service.domain.docs import doc
-from service.table.lobby import BotLevel, BotSeat, Lobby
+from service.table.lobby import Lobby
+from service.table.seats import BotLevel, BotSeat
 
 
 class _TimeoutEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):

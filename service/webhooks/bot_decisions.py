@@ -22,15 +22,16 @@ from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
 from service.projections.games import unclocked_games_of
 from service.scheduling.decision_job import current, take_expired
+from service.scheduling.job_names import EXPIRE_DECISION
 from service.store.event_store import EventStore
 from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import HumanSeat
+from service.table.seats import HumanSeat
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 
@@ -80,7 +81,7 @@ async def deliver_decision(ctx: Deliveries, game_id: str, version: int, seat: in
     if verdict != "acted" and game.lobby is not None and game.lobby.turn_clock is None:
         # No clock will expire this decision: the default deadline does.
         wait = max((due - datetime.now(UTC)).total_seconds(), 0.0)
-        await ctx.runner.run("expire_decision", (game_id, version, seat, player_id),
+        await ctx.runner.run(EXPIRE_DECISION, (game_id, version, seat, player_id),
                              delay_s=wait, key=f"{game_id}-{version}")
     return verdict
 

@@ -17,18 +17,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from service.pipeline import Pipeline
+from service.scheduling.job_names import DELIVER_DECISION, DELIVER_EVENTS, EXPIRE_DECISION
 from service.store.event_store import EventStore
 from service.store.records import StoredEvent
 from service.table.game import Game
-from service.table.lobby import HumanSeat
+from service.table.seats import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_decisions import deliver_decision, expire_decision, stalled
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.event_delivery import deliver_events, queue_key
 from service.webhooks.messages import messages_of_commit
 from service.webhooks.outbound import Outbound
@@ -40,6 +41,12 @@ log = logging.getLogger(__name__)
 
 KNOWN_FOR_S = 2.0
 MAX_TO_KICK = 10_000
+# The body of each webhook job, by its name (`service.scheduling.job_names.WEBHOOK_JOBS`).
+JOB_BODIES: dict[str, Callable[..., Awaitable[object]]] = {
+    DELIVER_DECISION: deliver_decision,
+    EXPIRE_DECISION: expire_decision,
+    DELIVER_EVENTS: deliver_events,
+}
 
 
 class Webhooks:
@@ -94,7 +101,7 @@ class Webhooks:
         if pending is not None and isinstance(pending[1], HumanSeat) and (
                 pending[1].player_id in self._bots):
             await self.ctx.runner.run(
-                "deliver_decision", (after.game_id, after.version, pending[0],
+                DELIVER_DECISION, (after.game_id, after.version, pending[0],
                                      pending[1].player_id),
                 key=f"{after.game_id}-{after.version}")
 
@@ -114,20 +121,16 @@ class Webhooks:
         self._known_at = -KNOWN_FOR_S
 
     async def kick(self, subscription_id: str, game_id: str) -> None:
-        await self.ctx.runner.run("deliver_events", (subscription_id, game_id),
+        await self.ctx.runner.run(DELIVER_EVENTS, (subscription_id, game_id),
                                   key=queue_key(subscription_id, game_id))
 
     # The jobs.
 
     async def run_job(self, job: str, args: tuple[Any, ...]) -> object:
-        match job:
-            case "deliver_decision":
-                return await deliver_decision(self.ctx, *args)
-            case "expire_decision":
-                return await expire_decision(self.ctx, *args)
-            case "deliver_events":
-                return await deliver_events(self.ctx, *args)
-        raise ValueError(f"no webhook job {job!r}")
+        body = JOB_BODIES.get(job)
+        if body is None:
+            raise ValueError(f"no webhook job {job!r}")
+        return await body(self.ctx, *args)
 
     async def sweep(self, grace_s: float = 5.0) -> int:
         return await sweep_lost(self.ctx.store, self.ctx.runner,
@@ -163,10 +166,10 @@ async def sweep_lost(store: EventStore, runner: Runner, deadline_s: float, grace
     expiry of every bot endpoint's decision left waiting past its deadline."""
     queues = await outbox.due_queues(store, grace_s)
     for sub_id, game_id in queues:
-        await runner.run("deliver_events", (sub_id, game_id), key=queue_key(sub_id, game_id))
+        await runner.run(DELIVER_EVENTS, (sub_id, game_id), key=queue_key(sub_id, game_id))
     decisions = await stalled(store, deadline_s, grace_s)
     for game_id, version, seat, player_id in decisions:
-        await runner.run("expire_decision", (game_id, version, seat, player_id),
+        await runner.run(EXPIRE_DECISION, (game_id, version, seat, player_id),
                          key=f"{game_id}-{version}")
     return len(queues) + len(decisions)
 

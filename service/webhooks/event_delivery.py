@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from service.scheduling.job_names import DELIVER_EVENTS
 from service.webhooks import outbox, subscriptions
-from service.webhooks.context import Deliveries
+from service.webhooks.deliveries import Deliveries
 from service.webhooks.outbound import Answer
 from service.webhooks.signing import signed_headers
 
@@ -36,7 +37,7 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
         if not head.messages:
             if head.later is not None:
                 wait = max((head.later - datetime.now(UTC)).total_seconds(), 0.0)
-                await ctx.runner.run("deliver_events", (subscription_id, game_id),
+                await ctx.runner.run(DELIVER_EVENTS, (subscription_id, game_id),
                                      delay_s=wait, key=queue_key(subscription_id, game_id))
             return sent
         done: list[tuple[outbox.Message, Answer]] = []
@@ -60,7 +61,7 @@ async def deliver_events(ctx: Deliveries, subscription_id: str, game_id: str) ->
         sent += len(done)
         if failure is not None:
             if enabled and failure.retry_in_s is not None:
-                await ctx.runner.run("deliver_events", (subscription_id, game_id),
+                await ctx.runner.run(DELIVER_EVENTS, (subscription_id, game_id),
                                      delay_s=failure.retry_in_s,
                                      key=queue_key(subscription_id, game_id))
             return sent

@@ -1,8 +1,8 @@
 """Who runs a delivery job: RQ workers in production, asyncio tasks on the embedded default.
 
-A job is named (`JOBS`) and takes plain arguments, so the RQ runner enqueues it by its
-dotted path in `workers.jobs` without importing the workers, and both runners run the same
-body (`dispatch.Webhooks.run_job`).
+A job is named (`service.scheduling.job_names.WEBHOOK_JOBS`) and takes plain arguments, so
+the RQ runner enqueues it through `workers.jobs.webhook_job`, by its dotted path, without
+importing the workers, and both runners run the same body (`dispatch.Webhooks.run_job`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from typing import Any, Protocol
 from redis import Redis
 from rq import Queue, Retry
 
+from service.scheduling.job_names import WEBHOOK_JOB
+
 log = logging.getLogger(__name__)
 
-JOBS = ("deliver_decision", "expire_decision", "deliver_events")
 JOB_TIMEOUT_S = 120
 RETRY = Retry(max=3, interval=[1, 2, 4])  # infrastructure trouble only: the job never raises
 # for what an endpoint does
@@ -91,10 +92,9 @@ class RQRunner:
             options["job_id"] = _rq_id(job, key)
         if delay_s > 0:
             await asyncio.to_thread(self.queue.enqueue_in, timedelta(seconds=delay_s),
-                                    "workers.jobs.webhook_job", job, *args, **options)
+                                    WEBHOOK_JOB, job, *args, **options)
         else:
-            await asyncio.to_thread(self.queue.enqueue, "workers.jobs.webhook_job", job, *args,
-                                    **options)
+            await asyncio.to_thread(self.queue.enqueue, WEBHOOK_JOB, job, *args, **options)
 
     async def close(self) -> None:
         self.redis.close()

@@ -1,8 +1,8 @@
-"""Where the work that commits start runs, chosen once from `Settings.due_work`
-(`settings.Execution`): RQ workers, or asyncio tasks in this process. The scheduler (bot moves,
-clocks), the tournaments' driver, the webhooks' deliveries and where the clocks' lateness is
-counted are chosen together, so they never disagree: an RQ setting without Redis is an error,
-not a quiet fall back to this process.
+"""Where the work that commits start runs, chosen once from `Settings.scheduler`
+(`CYA_SCHEDULER`, `settings.Execution`): RQ workers, or asyncio tasks in this process. The
+scheduler (bot moves, clocks), the tournaments' driver, the webhooks' deliveries and where the
+clocks' lateness is counted are chosen together, so they never disagree: an RQ setting
+without Redis is an error, not a quiet fall back to this process.
 
 Each is built with the pipeline whose commands its work runs, by that pipeline
 (`Pipeline(hooks=...)`), so nothing is attached to it afterwards.
@@ -24,7 +24,7 @@ from service.tournaments.runner.drivers import (
 )
 from service.webhooks.dispatch import Webhooks
 from service.webhooks.runners import RQRunner
-from service.wiring.settings import DUE_WORK_KINDS, Execution, Settings
+from service.wiring.settings import SCHEDULERS, Execution, Settings
 
 
 @dataclass(frozen=True)
@@ -38,14 +38,14 @@ class Work:
 
 
 def execution_of(settings: Settings) -> Execution:
-    """`Settings.due_work`, checked: RQ needs Redis."""
+    """`Settings.scheduler`, checked: RQ needs Redis."""
     try:
-        execution = Execution(settings.due_work)
+        execution = Execution(settings.scheduler)
     except ValueError:
-        raise ValueError(f"unknown due_work {settings.due_work!r}: "
-                         f"{', '.join(DUE_WORK_KINDS)}") from None
+        raise ValueError(f"unknown scheduler {settings.scheduler!r}: "
+                         f"{', '.join(SCHEDULERS)}") from None
     if execution is Execution.RQ and not settings.redis_url:
-        raise ValueError("due_work=rq needs CYA_REDIS_URL")
+        raise ValueError("scheduler=rq needs CYA_REDIS_URL")
     return execution
 
 

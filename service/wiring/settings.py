@@ -9,22 +9,19 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TypeVar
 
+from service.store.engine import DEFAULT_DATABASE_URL
 from service.webhooks.settings import WebhookSettings
-
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./cya.sqlite3"
-
-
 
 
 class Execution(StrEnum):
-    """Where the work that commits start runs (`Settings.due_work`; `wiring.execution`)."""
+    """Where the work that commits start runs (`Settings.scheduler`; `wiring.execution`)."""
 
     RQ = "rq"  # RQ workers: bot moves, clocks, tournaments' wake-ups, webhook deliveries
     IN_PROCESS = "in_process"  # asyncio tasks in this process: the embedded default
     NONE = "none"  # bot moves and clocks wait in `due_work`; the rest runs in this process
 
 
-DUE_WORK_KINDS = tuple(Execution)
+SCHEDULERS = tuple(Execution)
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
 N = TypeVar("N", int, float)
@@ -37,6 +34,16 @@ class ConfigError(ValueError):
 # An empty variable counts as unset, as shells and compose files leave them.
 def env_text(name: str, default: str) -> str:
     return os.environ.get(name, "").strip() or default
+
+
+def env_renamed(name: str, old_name: str) -> tuple[str, str]:
+    """A renamed variable: (the name its value was read from, the value or "" when unset). The
+    old name is still read when the new one is unset; both set and different is an error."""
+    value, old = env_text(name, ""), env_text(old_name, "")
+    if value and old and value != old:
+        raise ConfigError(f"{name} ({value!r}) and {old_name} ({old!r}), its old name, differ: "
+                          f"set {name} alone")
+    return (old_name, old) if old and not value else (name, value)
 
 
 def env_number(name: str, default: N, kind: type[N], minimum: N) -> N:
@@ -90,11 +97,12 @@ class Settings:
     # Redis), wasted reads when one process sees every command of a game. None: on with Redis.
     catch_up_first: bool | None = None
     sqlite_busy_timeout_ms: int = 10_000
-    # Who runs due work (bot moves, expired clocks): "rq" (workers), "in_process" (asyncio tasks
-    # in this process: the embedded default), or "none" (rows wait in `due_work`; for tests
-    # that drive every seat themselves). From the environment: rq if Redis is set, else
-    # in_process.
-    due_work: str = "none"
+    # Who runs the work that commits start (bot moves, expired clocks, tournaments' wake-ups,
+    # webhook deliveries): "rq" (workers), "in_process" (asyncio tasks in this process: the
+    # embedded default), or "none" (moves and clocks wait in `due_work`, for tests that drive
+    # every seat themselves; the rest runs here). From the environment (`CYA_SCHEDULER`, once
+    # `CYA_DUE_WORK`): rq if Redis is set, else in_process.
+    scheduler: str = "none"
     rq_queue: str = "cya-due"
     # Pacing per bot move, so a human can follow a bot game. Through RQ a paced move waits for
     # RQ's scheduler, which wakes once a second: the pause is rounded up to its next tick.
@@ -117,10 +125,11 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         redis_url = env_text("CYA_REDIS_URL", "") or None
-        due_work = env_text("CYA_DUE_WORK", "rq" if redis_url else "in_process")
-        if due_work not in DUE_WORK_KINDS:
-            raise ConfigError(f"CYA_DUE_WORK must be one of {', '.join(DUE_WORK_KINDS)}, "
-                              f"not {due_work!r}")
+        read_from, scheduler = env_renamed("CYA_SCHEDULER", "CYA_DUE_WORK")
+        scheduler = scheduler or ("rq" if redis_url else "in_process")
+        if scheduler not in SCHEDULERS:
+            raise ConfigError(f"{read_from} must be one of {', '.join(SCHEDULERS)}, "
+                              f"not {scheduler!r}")
         return cls(
             database_url=env_text("CYA_DATABASE_URL", DEFAULT_DATABASE_URL),
             redis_url=redis_url,
@@ -129,7 +138,7 @@ class Settings:
             conflict_retries=env_number("CYA_CONFLICT_RETRIES", 8, int, 0),
             catch_up_first=(env_flag("CYA_CATCH_UP_FIRST", False)
                             if env_text("CYA_CATCH_UP_FIRST", "") else None),
-            due_work=due_work,
+            scheduler=scheduler,
             rq_queue=env_text("CYA_RQ_QUEUE", "cya-due"),
             bot_delay_ms=env_number("CYA_BOT_DELAY_MS", 0, int, 0),
             sweep_interval_s=env_number("CYA_SWEEP_INTERVAL_S", 3.0, float, 0.0),

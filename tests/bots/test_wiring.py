@@ -14,7 +14,8 @@ from service.http.openapi import NAMED_ENUMS
 from service.http.routes.rulesets import build_catalogue
 from service.scheduling.decision_job import COMMIT_MARGIN_S, MIN_THINK_S, thinking_budget
 from service.table.game import Game
-from service.table.lobby import BotLevel, BotSeat, Lobby, TimeoutPolicy
+from service.table.lobby import Lobby
+from service.table.seats import BotLevel, BotSeat, TimeoutPolicy
 
 from .positions import position
 

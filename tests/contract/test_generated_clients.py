@@ -50,7 +50,7 @@ def test_given_the_python_client_then_a_bot_type_checks(python_client: Path) -> 
 def test_given_the_python_client_then_a_bot_plays_a_game_to_its_end(
         python_client: Path, tmp_path: Path) -> None:
     env = {"CYA_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'contract.sqlite3'}",
-           "CYA_DUE_WORK": "in_process"}
+           "CYA_SCHEDULER": "in_process"}
     _run(BIN / "cya", "db", "upgrade", env=env)
     with running_apis(env, tmp_path) as (api,):
         done = _run(sys.executable, "-c", "import sys; from tests.contract.python_bot import "

@@ -18,7 +18,8 @@ from service.domain import Event, SeatCommand
 from service.domain.decide import _SEAT_HANDLERS
 from service.domain.evolve import _HANDLERS
 from service.domain.evolve_draft import DRAFT_HANDLERS
-from service.table.lobby import CreateGame, LobbyCommand, LobbyEvent, decide_lobby, evolve_lobby
+from service.table.lobby import LobbyEvent, evolve_lobby
+from service.table.lobby_commands import CreateGame, LobbyCommand, decide_lobby
 from service.table.timeouts import TimeoutEvent, evolve_seats
 
 
@@ -46,7 +47,7 @@ def routed_by_match(function: Callable[..., object]) -> list[str]:
 
 
 @pytest.mark.parametrize(("function", "routes"), [
-    (decide_lobby, set(typing.get_args(LobbyCommand)) - {CreateGame}),  # `lobby.create`'s
+    (decide_lobby, set(typing.get_args(LobbyCommand)) - {CreateGame}),  # `create`'s
     (evolve_lobby, set(typing.get_args(LobbyEvent))),
     (evolve_seats, set(typing.get_args(TimeoutEvent))),
 ], ids=lambda v: getattr(v, "__name__", ""))

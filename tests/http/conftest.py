@@ -17,8 +17,8 @@ import httpx
 import pytest
 import uvicorn
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 from tests.postgres import database, url_of

@@ -35,7 +35,7 @@ NEWS = DOCUMENT["paths"]["/v1/players/me/events"]["get"]["responses"]["200"]["co
 @pytest.fixture(scope="module")
 def idle_limits(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     """A server that ends a lobby not started within 1 s, and a game nobody plays for 1 s."""
-    live = serve_sqlite(tmp_path_factory, "endings", due_work="in_process",
+    live = serve_sqlite(tmp_path_factory, "endings", scheduler="in_process",
                         sweep_interval_s=0.2, lobby_ttl_s=1.0, abandon_after_s=1.0,
                         webhooks=WebhookSettings(allow_private=True,
                                                  retry_schedule_s=(0.1, 0.2, 0.4, 0.8)))

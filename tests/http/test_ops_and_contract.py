@@ -19,9 +19,9 @@ import sqlalchemy.exc
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.engine import url as sa_url
 
+from service.http.api_settings import HttpSettings
 from service.http.contract import CONTRACT, render
 from service.http.problems import to_problem
-from service.http.settings import HttpSettings
 from service.store.migrate import head_revision, upgrade
 from service.wiring.settings import Settings
 from tests.postgres import admin, database, url_of

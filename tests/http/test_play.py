@@ -194,7 +194,7 @@ async def test_given_a_player_claims_the_key_of_a_bots_next_move_then_the_bot_st
     # The workers name a bot's move `due:<version>:bot_turn`. A player who learned (by a dry
     # run) the version their command leads to, and sent it under that name, held the bot's
     # move back for good: its command id was taken, so every copy of its job gave up.
-    server = serve(replace(live.settings, due_work="in_process"))  # this one moves bots
+    server = serve(replace(live.settings, scheduler="in_process"))  # this one moves bots
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
             await _claim_the_bots_keys(Api(client))

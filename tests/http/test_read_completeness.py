@@ -41,12 +41,12 @@ def bots_live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     """A server that plays its bots' seats (in-process jobs), on each backend; on PostgreSQL
     its views are read from the projection rows."""
     if request.param == "sqlite":
-        live = serve_sqlite(tmp_path_factory, "reads", due_work="in_process")
+        live = serve_sqlite(tmp_path_factory, "reads", scheduler="in_process")
         yield live
         stop(live)
         return
     with database("cya_reads") as name:
-        live = serve(Settings(database_url=url_of(name), due_work="in_process"),
+        live = serve(Settings(database_url=url_of(name), scheduler="in_process"),
                      replace(TEST_HTTP, views_from_memory=False))
         yield live
         stop(live)

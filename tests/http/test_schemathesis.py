@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.http.contract import CONTRACT
-from service.http.schemas import GAME_ID
+from service.http.schemas.parameters import GAME_ID
 
 # A player's news is an endless stream (its own tests read it, test_turns_and_news.py): a
 # request-and-answer fuzzer would wait on it for ever.

@@ -203,7 +203,7 @@ def bots_move(tmp_path):
     """A server whose bots move (in-process), on an SQLite file of this test's own."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'bots.sqlite3'}"
     upgrade(url)
-    live = serve(Settings(database_url=url, due_work="in_process"))
+    live = serve(Settings(database_url=url, scheduler="in_process"))
     yield live
     stop(live)
 

@@ -15,17 +15,9 @@ from service.pipeline.deciders import (
     seat_command_preview,
 )
 from service.table.game import Game, apply_all
-from service.table.lobby import (
-    BotSeat,
-    CreateGame,
-    GameCreated,
-    HumanSeat,
-    SeatResigned,
-    SeatTaken,
-    Start,
-    TakeSeat,
-    create,
-)
+from service.table.lobby import GameCreated, SeatResigned, SeatTaken
+from service.table.lobby_commands import CreateGame, Start, TakeSeat, create
+from service.table.seats import BotSeat, HumanSeat
 from service.table.timeouts import DecisionTimedOut
 
 RULES = preset("classic", 3)

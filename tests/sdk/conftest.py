@@ -1,7 +1,7 @@
 """The SDK against real servers, started as deployed (uvicorn processes):
 
 - `embedded`: one API process on SQLite that takes bot moves and clocks itself
-  (`CYA_DUE_WORK=in_process`), at the default rate limit; shared by a module's tests;
+  (`CYA_SCHEDULER=in_process`), at the default rate limit; shared by a module's tests;
 - `replicas` (in test_replicas.py): two API processes on PostgreSQL and Redis, with a
   `cya worker`, each test on a database and Redis index of its own (tests/workers/conftest.py).
 """
@@ -29,7 +29,7 @@ class Server:
 
 def embedded_env(url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CYA_")}
-    return {**env, "CYA_DATABASE_URL": url, "CYA_DUE_WORK": "in_process", **extra}
+    return {**env, "CYA_DATABASE_URL": url, "CYA_SCHEDULER": "in_process", **extra}
 
 
 def sqlite_url(path: Path) -> str:

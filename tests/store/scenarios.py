@@ -10,7 +10,8 @@ from service.domain import EndMode, legal_commands, player_view, preset
 from service.pipeline import Outcome, Pipeline
 from service.table.clock import deadline
 from service.table.game import Game
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat, HumanSeat
 
 QUICK4 = preset("classic", 4, end_mode=EndMode.QUICK)
 

@@ -10,17 +10,10 @@ from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks
 from service.projections.due import overdue
 from service.projections.games import LobbyFilter, game_access, lobby_page
-from service.projections.views import body_from_rows, view_rows
+from service.projections.seat_views import body_from_rows, view_rows
 from service.table.clock import DueWork
-from service.table.lobby import (
-    AddBot,
-    BotSeat,
-    CreateGame,
-    LeaveSeat,
-    Start,
-    TakeSeat,
-    TimeoutPolicy,
-)
+from service.table.lobby_commands import AddBot, CreateGame, LeaveSeat, Start, TakeSeat
+from service.table.seats import BotSeat, TimeoutPolicy
 
 from .scenarios import QUICK4, started_game
 

@@ -23,7 +23,9 @@ from service.store.records import (
 )
 from service.store.tables import events, games
 from service.table.clock import deadline
-from service.table.lobby import AddBot, CreateGame, GameCreated, HumanSeat, SeatTaken, TakeSeat
+from service.table.lobby import GameCreated, SeatTaken
+from service.table.lobby_commands import AddBot, CreateGame, TakeSeat
+from service.table.seats import HumanSeat
 from service.wiring.bootstrap import build
 from service.wiring.settings import Settings
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from service.table.lobby import CreateGame, TakeSeat
+from service.table.lobby_commands import CreateGame, TakeSeat
 from service.wiring.bootstrap import build
 from service.wiring.settings import Settings
 

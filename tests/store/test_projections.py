@@ -14,7 +14,8 @@ from service.projections.rows import seat_view_json
 from service.scheduling.decision_job import take_due_decision
 from service.store.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.table.clock import DEADLINE
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start, TakeSeat, TimeoutPolicy
+from service.table.lobby_commands import CreateGame, Start, TakeSeat
+from service.table.seats import BotSeat, HumanSeat, TimeoutPolicy
 
 from .scenarios import QUICK4, clock_runs_out, next_move, play, started_game
 

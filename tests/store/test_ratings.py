@@ -18,7 +18,8 @@ from service.projections import ratings
 from service.projections.rebuild import rebuild
 from service.store.tables import games, rating_changes
 from service.store.tables import ratings as ratings_table
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat, HumanSeat
 
 FOUR = preset("classic", 4)
 TWO = preset("classic", 2)

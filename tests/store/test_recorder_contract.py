@@ -26,7 +26,9 @@ from service.store.records import AppendRejected, Batch, ReadModelRows
 from service.store.tables import due_work, game_views, games
 from service.table.clock import DueWork
 from service.table.game import GENESIS_HASH, Game, advance, apply
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, SeatTaken, create
+from service.table.lobby import SeatTaken
+from service.table.lobby_commands import CreateGame, create
+from service.table.seats import BotSeat, HumanSeat
 from tests.postgres import database, url_of
 
 from .conftest import Backend

@@ -10,7 +10,9 @@ from service.audit.verify import verify
 from service.domain import Event, RuleSet, StartGame
 from service.domain.ruleset import CURRENT_RULES_VERSION
 from service.store.codec import default_codec
-from service.table.lobby import CreateGame, GameCreated, HumanSeat, Start, create
+from service.table.lobby import GameCreated
+from service.table.lobby_commands import CreateGame, Start, create
+from service.table.seats import HumanSeat
 from tests.playthroughs.record import Playthrough, path_of
 
 # A game_created row as the server wrote it before rules versions existed.

@@ -15,13 +15,14 @@ import sqlalchemy as sa
 
 from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
-from service.projections.views import pick_view, viewers
+from service.projections.seat_views import pick_view, viewers
 from service.store.codec import EventCodec
 from service.store.engine import create_engine
 from service.store.group_commit import _PG_COMMIT
 from service.store.migrate import upgrade
 from service.store.tables import HANDS, SPECTATOR, events, game_views, metadata
-from service.table.lobby import BotSeat, CreateGame, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat
 from tests.postgres import database, url_of
 
 from .scenarios import QUICK4, started_game

@@ -45,7 +45,7 @@ class Server:
         self.db = workdir / "cya.sqlite3"
         self.log = workdir / "api.log"
         self.env = {**os.environ, "CYA_DATABASE_URL": f"sqlite+aiosqlite:///{self.db}"}
-        for name in ("CYA_REDIS_URL", "CYA_BOT_DELAY_MS", "CYA_DUE_WORK"):
+        for name in ("CYA_REDIS_URL", "CYA_BOT_DELAY_MS", "CYA_SCHEDULER", "CYA_DUE_WORK"):
             self.env.pop(name, None)
         subprocess.run([str(Path(sys.executable).parent / "cya"), "db", "upgrade"], cwd=ROOT,
                        env=self.env, check=True, capture_output=True)

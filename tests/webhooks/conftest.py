@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.webhooks.settings import WebhookSettings
 from service.wiring.settings import Settings
@@ -33,7 +33,7 @@ HOOKS = WebhookSettings(allow_private=True, decision_deadline_s=2.5,
 def service(tmp_path: Path, hooks: WebhookSettings = HOOKS) -> Iterator[httpx.Client]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     upgrade(url)
-    embedded = replace(Settings(database_url=url, due_work="in_process"), webhooks=hooks)
+    embedded = replace(Settings(database_url=url, scheduler="in_process"), webhooks=hooks)
     app = create_app(embedded, HttpSettings(rate_limit_per_minute=0))
     with serving(app) as base, httpx.Client(base_url=base, timeout=30) as http:
         yield http

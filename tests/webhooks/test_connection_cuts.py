@@ -25,8 +25,8 @@ import asyncpg
 import httpx
 import pytest
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.wiring.settings import Settings
 from tests.postgres import PG_ADMIN
 
@@ -44,7 +44,7 @@ def on_postgres(database_url: str) -> Iterator[str]:
     """The service on this test's PostgreSQL database, deliveries run in its own process."""
     # A delivery cut between its claim and its settling holds its game's queue for the
     # lease: a short one, so that the sweep hands it out again within the test.
-    settings = replace(Settings(database_url=database_url, due_work="in_process"),
+    settings = replace(Settings(database_url=database_url, scheduler="in_process"),
                        webhooks=replace(HOOKS, lease_s=1.0, total_timeout_s=0.8))
     with serving(create_app(settings, HttpSettings(rate_limit_per_minute=0))) as base:
         yield base

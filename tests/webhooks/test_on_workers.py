@@ -12,8 +12,8 @@ from dataclasses import replace
 import httpx
 import pytest
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.wiring.settings import Settings
 from tests.workers.conftest import Workers
 

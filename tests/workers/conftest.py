@@ -91,7 +91,7 @@ def proxied_url(redis_db: RedisDb, proxy: TcpProxy) -> str:
 
 @pytest.fixture
 def settings(database_url: str, redis_db: RedisDb) -> Settings:
-    return Settings(database_url=database_url, redis_url=redis_db.url, due_work="rq",
+    return Settings(database_url=database_url, redis_url=redis_db.url, scheduler="rq",
                     sweep_interval_s=0.5, sweep_grace_s=1.0)
 
 
@@ -101,7 +101,7 @@ def worker_env(settings: Settings) -> dict[str, str]:
         **os.environ,
         "CYA_DATABASE_URL": settings.database_url,
         "CYA_REDIS_URL": settings.redis_url,
-        "CYA_DUE_WORK": "rq",
+        "CYA_SCHEDULER": "rq",
         "CYA_RQ_QUEUE": settings.rq_queue,
         "CYA_BOT_DELAY_MS": str(settings.bot_delay_ms),
         "CYA_SWEEP_INTERVAL_S": str(settings.sweep_interval_s),

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 
 from service.domain import EndMode, preset
 from service.store.tables import commands, events
-from service.table.lobby import BotSeat, CreateGame, HumanSeat, SeatHolder, Start, TimeoutPolicy
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.wiring.bootstrap import Services
 
 CREATOR = "host"

@@ -13,10 +13,10 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
-from service.table.lobby import TimeoutPolicy
+from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services
 from service.wiring.settings import Settings
 
@@ -58,7 +58,7 @@ async def test_given_the_embedded_default_when_a_clock_runs_out_then_metrics_cou
         tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     await asyncio.to_thread(upgrade, url)
-    app = create_app(Settings(database_url=url, due_work="in_process"),
+    app = create_app(Settings(database_url=url, scheduler="in_process"),
                      HttpSettings(rate_limit_per_minute=0))
     async with AsyncTestClient(app) as client:
         assert (await lateness(client))["count"] == 0  # exported before the first expiry

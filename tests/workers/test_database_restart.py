@@ -25,7 +25,7 @@ REQUESTS = 40
 
 @pytest.fixture
 def one_api(settings: Settings, tmp_path: Path) -> Iterator[ApiProcess]:
-    env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
+    env = {**worker_env(settings), "CYA_SCHEDULER": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
     with running_apis(env, tmp_path) as apis:
         yield apis[0]
 

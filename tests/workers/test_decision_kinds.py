@@ -18,7 +18,7 @@ from service.store.migrate import upgrade
 from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.lobby import TimeoutPolicy
+from service.table.seats import TimeoutPolicy
 from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
@@ -38,7 +38,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def services(sqlite_url: str) -> AsyncIterator[Services]:
-    s = build(Settings(database_url=sqlite_url, due_work="none"))
+    s = build(Settings(database_url=sqlite_url, scheduler="none"))
     try:
         yield s
     finally:

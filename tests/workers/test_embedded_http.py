@@ -10,8 +10,8 @@ from pathlib import Path
 
 from litestar.testing import AsyncTestClient
 
+from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.http.settings import HttpSettings
 from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 
@@ -21,7 +21,7 @@ async def test_given_the_embedded_default_when_a_human_plays_three_bots_then_the
 ) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     await asyncio.to_thread(upgrade, url)
-    app = create_app(Settings(database_url=url, due_work="in_process"),
+    app = create_app(Settings(database_url=url, scheduler="in_process"),
                      HttpSettings(rate_limit_per_minute=0))
     rng = random.Random(2)
     async with AsyncTestClient(app) as client:
@@ -52,7 +52,7 @@ async def test_given_a_silent_player_on_a_clock_then_the_history_says_why_bots_m
 ) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
     await asyncio.to_thread(upgrade, url)
-    app = create_app(Settings(database_url=url, due_work="in_process"),
+    app = create_app(Settings(database_url=url, scheduler="in_process"),
                      HttpSettings(rate_limit_per_minute=0))
     async with AsyncTestClient(app) as client:
         key = (await client.post("/v1/players", json={"name": "away"})).json()["api_key"]

@@ -20,7 +20,8 @@ from service.scheduling.in_process import InProcessScheduler
 from service.store.migrate import upgrade
 from service.store.tables import games, rating_changes
 from service.table.endings import GameAbandoned, LobbyExpired
-from service.table.lobby import CreateGame, HumanSeat, Start, TakeSeat
+from service.table.lobby_commands import CreateGame, Start, TakeSeat
+from service.table.seats import HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 
@@ -31,7 +32,7 @@ from .games import CREATOR, humans, start_game
 @pytest.fixture
 def settings(database_url: str, redis_db: RedisDb) -> Settings:
     """For the test on RQ workers (tests/workers/conftest.py's, with short limits)."""
-    return Settings(database_url=database_url, redis_url=redis_db.url, due_work="rq",
+    return Settings(database_url=database_url, redis_url=redis_db.url, scheduler="rq",
                     sweep_interval_s=0.5, sweep_grace_s=1.0, lobby_ttl_s=1.0,
                     abandon_after_s=1.0)
 
@@ -46,7 +47,7 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture
 async def embedded(sqlite_url: str) -> AsyncIterator[Services]:
     url = sqlite_url
-    services = build(Settings(database_url=url, due_work="in_process", sweep_interval_s=0,
+    services = build(Settings(database_url=url, scheduler="in_process", sweep_interval_s=0,
                               lobby_ttl_s=1.0, abandon_after_s=1.0))
     try:
         yield services

@@ -9,7 +9,7 @@ import pytest
 
 from service.scheduling.in_process import InProcessScheduler
 from service.store.migrate import upgrade
-from service.table.lobby import TimeoutPolicy
+from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 
@@ -34,7 +34,7 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture
 async def embedded(sqlite_url: str) -> AsyncIterator[Services]:
     url = sqlite_url
-    services = build(Settings(database_url=url, due_work="in_process", sweep_interval_s=0.5,
+    services = build(Settings(database_url=url, scheduler="in_process", sweep_interval_s=0.5,
                               sweep_grace_s=1.0))
     try:
         yield services
@@ -46,11 +46,12 @@ def test_given_no_settings_then_due_work_runs_in_process_and_with_redis_through_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("CYA_REDIS_URL", raising=False)
+    monkeypatch.delenv("CYA_SCHEDULER", raising=False)
     monkeypatch.delenv("CYA_DUE_WORK", raising=False)
-    assert Settings.from_env().due_work == "in_process"
+    assert Settings.from_env().scheduler == "in_process"
 
     monkeypatch.setenv("CYA_REDIS_URL", "redis://127.0.0.1:6379/0")
-    assert Settings.from_env().due_work == "rq"
+    assert Settings.from_env().scheduler == "rq"
 
 
 def test_given_redis_then_api_processes_catch_up_first_unless_told_not_to(

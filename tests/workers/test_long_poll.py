@@ -25,7 +25,7 @@ ROUNDS = 50
 @pytest.fixture
 def two_apis(settings: Settings, tmp_path: Path) -> Iterator[list[ApiProcess]]:
     """Two `uvicorn` processes on one PostgreSQL and one Redis; no due work (two humans)."""
-    env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
+    env = {**worker_env(settings), "CYA_SCHEDULER": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0"}
     with running_apis(env, tmp_path, count=2) as apis:
         yield apis
 

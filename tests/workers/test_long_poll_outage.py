@@ -28,7 +28,7 @@ POLL_FALLBACK_S = 2.0  # the feed re-reads the log this often without a publish
 @pytest.fixture
 def two_apis_behind_proxy(settings: Settings, redis_db: RedisDb, redis_proxy: TcpProxy,
                           tmp_path: Path) -> Iterator[list[ApiProcess]]:
-    env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0",
+    env = {**worker_env(settings), "CYA_SCHEDULER": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0",
            "CYA_REDIS_URL": proxied_url(redis_db, redis_proxy)}
     with running_apis(env, tmp_path, count=2) as apis:
         yield apis

@@ -32,7 +32,7 @@ def two_apis_behind_proxy(settings: Settings, redis_db: RedisDb, redis_proxy: Tc
                           tmp_path: Path) -> Iterator[list[ApiProcess]]:
     # A heartbeat a second: the news stream notices the lost subscription (and looks again
     # at the player's games) long before the command, so only the command's news is left.
-    env = {**worker_env(settings), "CYA_DUE_WORK": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0",
+    env = {**worker_env(settings), "CYA_SCHEDULER": "none", "CYA_RATE_LIMIT_PER_MINUTE": "0",
            "CYA_SSE_HEARTBEAT_SECONDS": "1", "CYA_REDIS_URL": proxied_url(redis_db, redis_proxy)}
     with running_apis(env, tmp_path, count=2) as apis:
         yield apis

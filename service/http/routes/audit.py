@@ -15,7 +15,8 @@ from service.domain import player_view, spectator_view
 from service.domain.docs import doc
 from service.http.context import Authed, authenticate_or_watch, runtime_of, viewer_in
 from service.http.problems import Problem, forbidden, problem_responses
-from service.http.schemas import GameId, StateOut
+from service.http.schemas.parameters import GameId
+from service.http.schemas.play import StateOut
 from service.projections.games import game_access
 from service.store.codec import EventCodec
 from service.store.records import StoredRow

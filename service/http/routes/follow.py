@@ -34,21 +34,15 @@ from service.http.context import (
     viewer_in,
 )
 from service.http.problems import problem_responses
-from service.http.schemas import (
-    HEADER_SCHEMA,
-    VERSION_DIGITS,
-    EventOut,
-    EventPage,
-    GameId,
-    StreamEvent,
-    version_query,
-)
+from service.http.schemas.events import EventOut, EventPage, StreamEvent
+from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameId, version_query
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.store.records import redacted_for
 from service.table.clock import deadline
-from service.table.lobby import HumanSeat, Lobby
+from service.table.lobby import Lobby
+from service.table.seats import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 

@@ -30,19 +30,16 @@ from service.http.context import (
 from service.http.headers import IDEMPOTENCY_KEY
 from service.http.openapi import OptionalBodyOperation
 from service.http.problems import Problem, malformed, problem_responses, unauthorized
-from service.http.schemas import (
-    GAME_ID,
-    HEADER_SCHEMA,
+from service.http.schemas.games import (
     AddBotBody,
     GameDetail,
-    GameId,
     GamePage,
-    GameStatus,
     GameSummary,
     JoinSeat,
     NewGame,
-    RatingChange,
 )
+from service.http.schemas.parameters import GAME_ID, HEADER_SCHEMA, GameId
+from service.http.schemas.ratings import RatingChange
 from service.pipeline import Outcome
 from service.players.directory import Player, names_of
 from service.projections.games import (
@@ -56,19 +53,10 @@ from service.projections.leaderboard import changes_of
 from service.projections.ratings import ordinal
 from service.table.clock import deadline
 from service.table.game import Game
-from service.table.lobby import (
-    AddBot,
-    BotSeat,
-    CreateGame,
-    HumanSeat,
-    LeaveSeat,
-    Lobby,
-    SeatHolder,
-    Start,
-    TakeSeat,
-    TimeoutPolicy,
-)
-from service.table.turns import ratings_state
+from service.table.lobby import Lobby
+from service.table.lobby_commands import AddBot, CreateGame, LeaveSeat, Start, TakeSeat
+from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
+from service.table.turns import GameStatus, ratings_state
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw
     name=IDEMPOTENCY_KEY.name, required=False, min_length=IDEMPOTENCY_KEY.min_length,

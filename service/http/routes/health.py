@@ -12,7 +12,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from service.http.context import Runtime, refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
-from service.http.schemas import Health
+from service.http.schemas.health import Health
 from service.scheduling.clock_lateness import exposition
 from service.store.migrate import schema_behind_of
 

@@ -33,21 +33,15 @@ from service.http.problems import (
 )
 from service.http.raw import RawJson
 from service.http.routes.games import command_id_of
-from service.http.schemas import (
-    VERSION_DIGITS,
-    CommandResult,
-    EventOut,
-    GameId,
-    LegalCommands,
-    ViewOut,
-    version_query,
-)
+from service.http.schemas.events import EventOut
+from service.http.schemas.parameters import VERSION_DIGITS, GameId, version_query
+from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
 from service.players.directory import Player
 from service.projections.games import decode_seats
-from service.projections.views import body_from_rows, recorded_version, view_rows
+from service.projections.seat_views import body_from_rows, recorded_version, view_rows
 from service.store.records import GameNotFound, redacted_for
 from service.table.game import Game
-from service.table.lobby import seat_of
+from service.table.seats import seat_of
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(
@@ -121,7 +115,7 @@ def _view_answer(view: tuple[int, bytes], if_none_match: str | None) -> RawJson:
     headers = ((b"etag", etag.encode()), *_PER_CALLER)
     if if_none_match is not None and none_match_holds(if_none_match, etag):
         return RawJson(b"", headers, status_code=304)
-    return RawJson(body, headers)  # the bytes are a ViewOut already (see views.py)
+    return RawJson(body, headers)  # the bytes are a ViewOut already (projections.seat_views)
 
 
 async def _watched(runtime: Runtime, game_id: str, wait_for_version: int | None,

@@ -25,7 +25,8 @@ from service.http.context import Authed, Runtime, authenticate, runtime_of
 from service.http.openapi import PublicOptionalBodyOperation
 from service.http.problems import problem_responses
 from service.http.routes.ratings import player_out
-from service.http.schemas import HEADER_SCHEMA, NewPlayer, PlayerCreated, PlayerOut
+from service.http.schemas.parameters import HEADER_SCHEMA
+from service.http.schemas.players import NewPlayer, PlayerCreated, PlayerOut
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.projections.games import games_of_player
 from service.projections.leaderboard import ratings_of

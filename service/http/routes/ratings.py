@@ -12,7 +12,8 @@ from litestar.params import Parameter
 from service.domain.docs import doc
 from service.http.context import Authed, authenticate_or_watch, runtime_of
 from service.http.problems import Problem, problem_responses
-from service.http.schemas import PlayerOut, RatingFamily, RatingOut
+from service.http.schemas.players import PlayerOut
+from service.http.schemas.ratings import RatingFamily, RatingOut
 from service.players.directory import Player, names_of
 from service.projections.leaderboard import leaderboard, ratings_of
 

@@ -19,11 +19,12 @@ from service.http.routes.games import (
     people,
     summary,
 )
-from service.http.schemas import GameId, GameSummary
+from service.http.schemas.games import GameSummary
+from service.http.schemas.parameters import GameId
 from service.pipeline.rematch import offer_rematch
 from service.players.directory import names_of
 from service.projections.games import game_access
-from service.table.lobby import DeclineInvitation
+from service.table.lobby_commands import DeclineInvitation
 
 
 @dataclass

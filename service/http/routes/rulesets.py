@@ -20,7 +20,7 @@ from service.domain.ruleset import (
 from service.http.context import refuse_unknown_query
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
-from service.table.lobby import BotLevel
+from service.table.seats import BotLevel
 
 
 class CardTypeInfo(msgspec.Struct, frozen=True):

@@ -15,7 +15,7 @@ from service.domain.docs import doc
 from service.http.context import Authed, authenticate, authenticate_or_watch, runtime_of
 from service.http.problems import Problem, forbidden, malformed, problem_responses
 from service.http.routes.games import IdempotencyKey, command_id_of
-from service.http.tournament_bodies import NewTournament
+from service.http.schemas.tournaments import NewTournament
 from service.players.directory import Player
 from service.projections.tournaments import public_tournaments, tournament
 from service.tournaments.decide import SpecError
@@ -24,7 +24,7 @@ from service.tournaments.events import Format
 from service.tournaments.runner.log import TournamentNotFound
 from service.tournaments.runner.verify import TournamentVerifyReport, verify
 from service.tournaments.standings import Standing
-from service.tournaments.views import TournamentOut
+from service.tournaments.tournament_out import TournamentOut
 
 TournamentId = Annotated[str, Parameter(max_length=64, pattern=r"^[0-9A-Za-z_-]{1,64}$",
                                         description="The tournament's id.")]

@@ -12,7 +12,7 @@ from litestar.params import Parameter
 from service.http import examples
 from service.http.context import Authed, Runtime, authenticate, runtime_of, seated
 from service.http.problems import forbidden, problem_responses
-from service.http.schemas import GameId
+from service.http.schemas.parameters import GameId
 from service.players.directory import Player
 from service.table.game import Game
 from service.table.turns import Turn, turn_of

@@ -12,7 +12,7 @@ from litestar.params import Parameter
 from service.http.context import Authed, runtime_of
 from service.http.context import authenticate as _authenticate
 from service.http.problems import Problem, problem_responses
-from service.http.webhook_schemas import (
+from service.http.schemas.webhooks import (
     BotAttemptOut,
     BotAttempts,
     BotEndpointIn,

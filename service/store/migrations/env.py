@@ -1,22 +1,27 @@
-"""Alembic environment: runs migrations on the async engine for CYA_DATABASE_URL (or the URL
-set on the config by `service.store.migrate`)."""
+"""Alembic environment: runs migrations on the async engine for the URL set on the config
+(`service.store.migrate.alembic_config`, which `cya db upgrade` and the tests use), or, when
+the `alembic` command is run directly, for CYA_DATABASE_URL (`alembic.ini`). It reads the
+variable itself, so the store imports nothing from the layers above it.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from service.store.engine import create_engine
+from service.store.engine import DEFAULT_DATABASE_URL, create_engine
 from service.store.tables import metadata
-from service.wiring.settings import get_settings
 
 config = context.config
 
 
 def _url() -> str:
-    return config.get_main_option("sqlalchemy.url") or get_settings().database_url
+    # Empty counts as unset, as in `service.wiring.settings`.
+    return (config.get_main_option("sqlalchemy.url")
+            or os.environ.get("CYA_DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL)
 
 
 def _run(connection: Connection) -> None:

@@ -15,13 +15,13 @@ from typing import Protocol
 
 from service.pipeline import Pipeline
 from service.projections.tournaments import stale_running, tournament_of_game
+from service.scheduling.job_names import ADVANCE_TOURNAMENT
 from service.store.records import StoredEvent
 from service.table.game import Game
 from service.tournaments.runner.runner import TournamentRunner
 
 log = logging.getLogger(__name__)
 
-JOB = "workers.jobs.advance_tournament"
 STALE_AFTER_S = 10.0
 
 
@@ -117,7 +117,7 @@ def enqueue_advance(queue: object, tournament_id: str) -> None:
     from rq import Queue, Retry
 
     assert isinstance(queue, Queue)
-    queue.enqueue(JOB, tournament_id, job_id=f"cya-tournament-{tournament_id}-"
+    queue.enqueue(ADVANCE_TOURNAMENT, tournament_id, job_id=f"cya-tournament-{tournament_id}-"
                   f"{secrets.token_hex(4)}", job_timeout=300, result_ttl=0, failure_ttl=3600,
                   retry=Retry(max=3, interval=[1, 2, 4]))
 

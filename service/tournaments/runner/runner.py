@@ -17,7 +17,8 @@ from typing import cast
 from service.domain import RuleSet, RuleViolation
 from service.pipeline import Pipeline
 from service.table.game import Game
-from service.table.lobby import BotLevel, BotSeat, CreateGame, HumanSeat, SeatHolder, Start
+from service.table.lobby_commands import CreateGame, Start
+from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
 from service.tournaments.decide import (
     CreateTournament,
     OpenTable,

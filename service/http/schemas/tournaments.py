@@ -1,4 +1,5 @@
-"""The body of `POST /v1/tournaments` (a request body: `schemas.REQUEST_BODIES` lists it)."""
+"""The body of `POST /v1/tournaments` (a request body: `REQUEST_BODIES` lists it); the
+tournament as the API serves it is `service.tournaments.tournament_out`."""
 
 from __future__ import annotations
 

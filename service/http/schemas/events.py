@@ -1,0 +1,49 @@
+"""The shapes of a game's events as a client reads them: one event, a page of the log, the
+stream (`routes/follow.py`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import msgspec
+
+from service.domain.docs import doc
+from service.http.schemas.descriptions import DEADLINE_DOC, GAME_ID_DOC
+from service.store.codec import AnyEvent
+
+
+class EventOut(msgspec.Struct):
+    """One event of a game's log, redacted for you: in event pages, the stream, command results."""
+
+    version: Annotated[int, doc("The event's version: its place in the game's log, from 1.")]
+    event: Annotated[AnyEvent, doc("The event, redacted for you; `type` says which it is.")]
+
+
+class StreamEvent(EventOut):
+    """One event of a game's stream (`GET /events` as Server-Sent Events): the event, and whose
+    decision the game waits for after it."""
+
+    awaiting: Annotated[list[int], doc("The seats whose decision the game waits for after "
+                                       "this event; empty when it waits for none.")]
+    deadline: Annotated[datetime | None, doc(DEADLINE_DOC)]
+
+
+class EventPage(msgspec.Struct):
+    """A page of the log as you may see it, as `GET /v1/games/{game_id}/events` returns it."""
+
+    game_id: Annotated[str, doc(GAME_ID_DOC)]
+    version: Annotated[int, doc("The game's current version: the number of events in its log.")]
+    events: Annotated[
+        list[EventOut],
+        doc("The events after `?after=`, oldest first, at most `?limit=` of them."),
+    ]
+    next_after: Annotated[
+        int,
+        doc("Pass it as `?after=` for the next page: the last version on this page, or `after`"
+            " itself when the page is empty."),
+    ]
+    awaiting: Annotated[list[int], doc(
+        "The seats whose decision the game waits for at `version`; empty when it waits for "
+        "none.")]
+    deadline: Annotated[datetime | None, doc(DEADLINE_DOC)]

@@ -1,0 +1,133 @@
+"""What a player asks of the lobby before the deal (commands, imperative), and the lobby
+events each one decides (`create`, `decide_lobby`). Pure like the domain.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from service.domain import RuleCode, RuleSet, RuleViolation
+from service.table.endings import InvitationDeclined
+from service.table.lobby import GameCreated, Lobby, LobbyEvent, SeatLeft, SeatTaken
+from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
+
+# Commands (imperative): what a player asks of the lobby.
+
+
+class _LobbyCommand(msgspec.Struct, frozen=True, gc=False, tag_field="type",
+                    forbid_unknown_fields=True):
+    pass
+
+
+class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
+    ruleset: RuleSet
+    seats: tuple[SeatHolder | None, ...] = ()  # padded with open seats to ruleset.players
+    turn_clock: int | None = None
+    timeout_policy: TimeoutPolicy = TimeoutPolicy()
+    public: bool = True
+    spectator_delay: int = 0
+    rated: bool = False
+    invited: tuple[str | None, ...] = ()
+    rematch_of: str | None = None
+
+
+class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
+    seat: int | None = None  # None: the lowest open seat
+
+
+class AddBot(_LobbyCommand, frozen=True, tag="add_bot"):
+    level: BotLevel = "random"
+    seat: int | None = None
+
+
+class LeaveSeat(_LobbyCommand, frozen=True, tag="leave_seat"):
+    pass
+
+
+class DeclineInvitation(_LobbyCommand, frozen=True, tag="decline_invitation"):
+    pass
+
+
+class Start(_LobbyCommand, frozen=True, tag="start"):
+    """The pipeline answers it with the domain's `StartGame` and a fresh secret seed."""
+
+
+LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | DeclineInvitation | Start
+
+
+def create(command: CreateGame, creator: str) -> GameCreated:
+    n = command.ruleset.players
+    if len(command.seats) > n:
+        raise RuleViolation(RuleCode.TOO_MANY_SEATS, f"The rule set has {n} seats.")
+    if command.turn_clock is not None and command.turn_clock < 1:
+        raise RuleViolation(RuleCode.INVALID_CLOCK, "A turn clock is at least 1 second.")
+    hand_over_after = command.timeout_policy.hand_over_after
+    if hand_over_after is not None and hand_over_after < 1:
+        raise RuleViolation(RuleCode.INVALID_TIMEOUT_POLICY,
+                            "A seat is handed over after at least 1 timeout.")
+    humans = [c.player_id for c in command.seats if isinstance(c, HumanSeat)]
+    if len(set(humans)) != len(humans):
+        raise RuleViolation(RuleCode.DUPLICATE_PLAYER, "A player takes at most one seat.")
+    if command.spectator_delay < 0:
+        raise RuleViolation(RuleCode.INVALID_SPECTATOR_DELAY, "A spectator delay is at least 0.")
+    seats = command.seats + (None,) * (n - len(command.seats))
+    invited = command.invited + (None,) * (n - len(command.invited)) if command.invited else ()
+    if len(invited) > n or any(p is not None and seats[i] is not None
+                               for i, p in enumerate(invited)):
+        raise RuleViolation(RuleCode.INVALID_SEAT, "An invited player's seat must be open.")
+    return GameCreated(command.ruleset.for_new_game(), creator, seats, command.turn_clock,
+                       command.timeout_policy, command.public, command.spectator_delay,
+                       command.rated, invited, command.rematch_of)
+
+
+def _pick_seat(lobby: Lobby, seat: int | None, player_id: str | None = None) -> int:
+    """`player_id`: the player taking it (None: a bot), who may take a seat kept for them
+    (and, asking for no seat in particular, gets it)."""
+    if seat is None:
+        kept = lobby.invitation_of(player_id) if player_id is not None else None
+        if kept is not None and lobby.seats[kept] is None:
+            return kept
+        open_seats = [i for i in lobby.open_seats() if lobby.kept_for(i) is None]
+        if not open_seats:
+            raise RuleViolation(RuleCode.GAME_FULL, "Every seat is taken (or kept for an "
+                                "invited player).")
+        return open_seats[0]
+    if not 0 <= seat < len(lobby.seats):
+        raise RuleViolation(RuleCode.INVALID_SEAT, f"Seat {seat} does not exist.")
+    if lobby.seats[seat] is not None:
+        raise RuleViolation(RuleCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+    if lobby.kept_for(seat) not in (None, player_id):
+        raise RuleViolation(RuleCode.SEAT_TAKEN, f"Seat {seat} is kept for an invited player.")
+    return seat
+
+
+def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[LobbyEvent]:
+    """Seat changes before the deal; the caller has checked that the game has not started."""
+    match command:
+        case TakeSeat(seat=seat):
+            if lobby.seat_of(player_id) is not None:
+                raise RuleViolation(RuleCode.ALREADY_SEATED,
+                                    "You already have a seat in this game.")
+            return [SeatTaken(_pick_seat(lobby, seat, player_id), HumanSeat(player_id))]
+        case AddBot(level=level, seat=seat):
+            if player_id != lobby.creator:
+                raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator adds bots.")
+            return [SeatTaken(_pick_seat(lobby, seat), BotSeat(level))]
+        case LeaveSeat():
+            mine = lobby.seat_of(player_id)
+            if mine is None:
+                raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
+            return [SeatLeft(mine, player_id)]
+        case DeclineInvitation():
+            kept = lobby.invitation_of(player_id)
+            if kept is None or lobby.seats[kept] is not None:
+                raise RuleViolation(RuleCode.NOT_SEATED, "No seat is kept for you here.")
+            return [InvitationDeclined(kept, player_id)]
+        case Start():
+            if player_id != lobby.creator:
+                raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator starts it.")
+            if lobby.open_seats():
+                raise RuleViolation(RuleCode.SEATS_OPEN, "Every seat needs a player or a bot.")
+            return []
+    raise RuleViolation(RuleCode.INVALID_COMMAND,
+                        f"{type(command).__name__} is not a lobby command.")
