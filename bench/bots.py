@@ -34,11 +34,11 @@ from rq import Queue
 
 from service.bots import random_policy
 from service.domain import EndMode, legal_commands, player_view, preset
+from service.events.migrate import upgrade
+from service.events.tables import games
 from service.pipeline.publishers import CHANNEL_PREFIX
 from service.scheduling.job_names import NOOP
 from service.scheduling.rq_scheduler import RQScheduler
-from service.store.migrate import upgrade
-from service.store.tables import games
 from service.table.clock import BOT_TURN, DueWork
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat, HumanSeat

@@ -457,7 +457,7 @@ def main() -> int:
     if args.serve:
         serve(args.serve, args.views_from_db)
         return 0
-    from service.store.migrate import upgrade
+    from service.events.migrate import upgrade
 
     name = f"cya_bench_http_{uuid.uuid4().hex[:10]}"
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))

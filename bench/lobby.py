@@ -26,9 +26,9 @@ from typing import Any
 import asyncpg
 from litestar.testing import AsyncTestClient
 
+from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")

@@ -30,8 +30,8 @@ import asyncpg
 
 from service.bots import random_policy
 from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
+from service.events.migrate import upgrade
 from service.projections.rebuild import rebuild
-from service.store.migrate import upgrade
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat
 from service.wiring.bootstrap import build, tune_gc

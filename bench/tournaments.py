@@ -32,8 +32,8 @@ import sqlalchemy as sa
 from redis import Redis
 
 from service.domain import EndMode, RuleSet
-from service.store.migrate import upgrade
-from service.store.tables import games, tournaments
+from service.events.migrate import upgrade
+from service.events.tables import games, tournaments
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotLevel, BotSeat
 from service.tournaments.entrants import BotEntrant

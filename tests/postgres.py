@@ -13,7 +13,7 @@ from contextlib import contextmanager
 import asyncpg
 import pytest
 
-from service.store.migrate import upgrade
+from service.events.migrate import upgrade
 
 PG_ADMIN = os.environ.get("CYA_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 PG_HOST = PG_ADMIN.rsplit("/", 1)[0].split("://", 1)[1]

@@ -24,38 +24,38 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.ladder": {"service.domain", "service.bots"},
     # The tournament's pure core.
     "service.tournaments": {"service.domain", "service.bots"},
-    "service.store": {"service.domain", "service.table"},
+    "service.events": {"service.domain", "service.table"},
     # The tournaments' read model is rows of their pure core's `tournament_out`.
-    "service.projections": {"service.domain", "service.table", "service.store",
+    "service.projections": {"service.domain", "service.table", "service.events",
                             "service.tournaments"},
-    "service.players": {"service.store"},
-    "service.pipeline": {"service.domain", "service.table", "service.store",
+    "service.players": {"service.events"},
+    "service.pipeline": {"service.domain", "service.table", "service.events",
                          "service.projections"},
-    "service.audit": {"service.domain", "service.table", "service.store",
+    "service.audit": {"service.domain", "service.table", "service.events",
                       "service.projections"},
-    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.store",
+    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.events",
                            "service.projections", "service.pipeline"},
     # Its runner (a subpackage of the tournament's pure core) drives games through the
     # pipeline, and wakes under RQ by a job named in `service.scheduling.job_names`.
-    "service.tournaments.runner": {"service.domain", "service.table", "service.store",
+    "service.tournaments.runner": {"service.domain", "service.table", "service.events",
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.scheduling", "service.tournaments"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
-    "service.webhooks": {"service.domain", "service.table", "service.store",
+    "service.webhooks": {"service.domain", "service.table", "service.events",
                          "service.projections", "service.pipeline", "service.scheduling"},
-    "service.wiring": {"service.domain", "service.bots", "service.table", "service.store",
+    "service.wiring": {"service.domain", "service.bots", "service.table", "service.events",
                        "service.projections", "service.players", "service.pipeline",
                        "service.audit", "service.scheduling", "service.webhooks", *TOURNAMENTS},
-    "service.http": {"service.domain", "service.bots", "service.table", "service.store",
+    "service.http": {"service.domain", "service.bots", "service.table", "service.events",
                      "service.projections", "service.players", "service.pipeline",
                      "service.audit", "service.scheduling", "service.wiring",
                      "service.webhooks", *TOURNAMENTS},
-    "workers": {"service.domain", "service.bots", "service.table", "service.store",
+    "workers": {"service.domain", "service.bots", "service.table", "service.events",
                 "service.projections", "service.pipeline", "service.scheduling",
                 "service.wiring", "service.webhooks", *TOURNAMENTS},
     # The command line starts every deployable, workers included.
     "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
-                    "service.store", "service.projections", "service.players", "service.pipeline",
+                    "service.events", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
                     "service.webhooks", *TOURNAMENTS},
 }
@@ -64,7 +64,8 @@ PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"
 INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
                   "uvicorn", "httpx")
 OURS = ("service", "workers")
-# Database drivers: only the store imports them (each backend names its own faults there).
+# Database drivers: only the event store (`service/events/`) imports them (each backend names
+# its own faults there).
 DRIVERS = ("asyncpg", "aiosqlite", "sqlite3", "psycopg", "psycopg2")
 
 
@@ -126,9 +127,9 @@ def test_each_package_imports_only_from_below(package: str) -> None:
     assert not bad, sorted(bad)
 
 
-def test_only_the_store_imports_a_database_driver() -> None:
+def test_only_the_event_store_imports_a_database_driver() -> None:
     bad = {f"{path.relative_to(ROOT)}: {name}" for path in _python_files()
-           if _package_of(_module_name(path)) != "service.store"
+           if _package_of(_module_name(path)) != "service.events"
            for name in _imports(path) if name.split(".")[0] in DRIVERS}
     assert not bad, sorted(bad)
 
@@ -163,13 +164,13 @@ OWN_TABLES: dict[str, set[str]] = {
     # The tournament's own event log (appended and loaded by `runner/log.py`).
     "service.tournaments.runner": {"tournament_events"},
 }
-TABLES = "service.store.tables"
-READERS = ("service.store", "service.projections")
+TABLES = "service.events.tables"
+READERS = ("service.events", "service.projections")
 
 
 def _defined_tables() -> set[str]:
-    """The names `service/store/tables.py` binds to an `sa.Table(...)`."""
-    tree = ast.parse((ROOT / "service/store/tables.py").read_text())
+    """The names `service/events/tables.py` binds to an `sa.Table(...)`."""
+    tree = ast.parse((ROOT / "service/events/tables.py").read_text())
     return {t.id for node in tree.body if isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
             and node.value.func.attr == "Table"
@@ -180,9 +181,9 @@ _TABLE_NAMES = _defined_tables()
 
 
 def _names_from_tables(path: Path) -> set[str]:
-    """The names the file takes from `service.store.tables`, directly or through a package
-    that re-exports it; a whole-module import (`import service.store.tables`, `from
-    service.store import tables`) or a star takes every one of them ("*")."""
+    """The names the file takes from `service.events.tables`, directly or through a package
+    that re-exports it; a whole-module import (`import service.events.tables`, `from
+    service.events import tables`) or a star takes every one of them ("*")."""
     package = _module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -201,7 +202,7 @@ def _names_from_tables(path: Path) -> set[str]:
                 elif f"{module}.{alias.name}" == TABLES:
                     names.add("*")
                 elif TABLES.startswith(f"{module}.") and alias.name in _TABLE_NAMES:
-                    names.add(alias.name)  # a table re-exported by `service.store` (or `service`)
+                    names.add(alias.name)  # a table re-exported by `service.events` (or `service`)
     return names
 
 
@@ -212,10 +213,10 @@ def test_the_guarded_tables_exist() -> None:
     assert not PROJECTION_TABLES & owned
 
 
-def test_only_the_store_and_projections_read_the_projection_tables() -> None:
+def test_only_the_event_store_and_projections_read_the_projection_tables() -> None:
     """Every read of a read model is a named function in `service/projections/`; the log is
-    read through `service/store/event_store.py`. Outside them a package imports from
-    `service.store.tables` only its own tables (OWN_TABLES)."""
+    read through `service/events/event_store.py`. Outside them a package imports from
+    `service.events.tables` only its own tables (OWN_TABLES)."""
     bad = set()
     for path in _python_files():
         package = _package_of(_module_name(path))

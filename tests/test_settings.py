@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from service.cli.main import main
+from service.events.engine import DEFAULT_DATABASE_URL
+from service.events.migrate import head_revision
 from service.http.api_settings import HttpSettings
 from service.pipeline.hooks import NoScheduler
-from service.store.engine import DEFAULT_DATABASE_URL
-from service.store.migrate import head_revision
 from service.wiring.bootstrap import build
 from service.wiring.settings import ConfigError, Settings, get_settings
 

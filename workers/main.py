@@ -25,8 +25,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
-from service.store.engine import create_engine
-from service.store.migrate import schema_behind_of
+from service.events.engine import create_engine
+from service.events.migrate import schema_behind_of
 from service.wiring.bootstrap import tune_gc
 from service.wiring.settings import Settings
 from workers import jobs

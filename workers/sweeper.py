@@ -15,14 +15,14 @@ import threading
 from redis import Redis
 from rq import Queue
 
+from service.events.backends import open_store
+from service.events.event_store import EventStore
 from service.projections import ratings
 from service.projections.due import overdue
 from service.projections.tournaments import stale_running
 from service.scheduling.idle_games import idle_candidates
 from service.scheduling.job_names import END_IDLE_GAME
 from service.scheduling.rq_scheduler import requeue_lost
-from service.store.backends import open_store
-from service.store.event_store import EventStore
 from service.tournaments.runner.drivers import STALE_AFTER_S, enqueue_advance
 from service.webhooks.dispatch import sweep_lost
 from service.webhooks.runners import RQRunner

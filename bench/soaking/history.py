@@ -17,8 +17,8 @@ from typing import Any
 import msgspec
 
 from service.domain import player_view, spectator_view
-from service.store.codec import EventCodec
-from service.store.records import StoredEvent, redacted_for
+from service.events.codec import EventCodec
+from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game, apply, horizon
 from service.table.lobby import SeatResigned
 from service.table.timeouts import SeatHandedToBot

@@ -11,10 +11,10 @@ import msgspec
 from service.domain import Event
 from service.domain.docs import doc
 from service.domain.replay import audit
+from service.events.chain import event_hash
+from service.events.event_store import EventStore
+from service.events.records import visibility_of
 from service.projections.games import recorded_version
-from service.store.chain import event_hash
-from service.store.event_store import EventStore
-from service.store.records import visibility_of
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import GENESIS_HASH
 

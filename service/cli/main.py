@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 def _run(settings: Settings, work: Callable[[Services], Awaitable[T]]) -> T:
     async def main() -> T:
-        from service.store.migrate import schema_behind_of
+        from service.events.migrate import schema_behind_of
 
         # One-shot operator commands take no due work: `simulate` plays its own bot seats.
         services = build(dataclasses.replace(settings, scheduler="none"))
@@ -64,7 +64,7 @@ def db_upgrade(settings: Settings, revision: str) -> None:
     from alembic.util import CommandError
     from sqlalchemy.exc import SQLAlchemyError
 
-    from service.store.migrate import revision_of, upgrade
+    from service.events.migrate import revision_of, upgrade
 
     try:
         upgrade(settings.database_url, revision)

@@ -20,6 +20,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, License, SecurityScheme, Server, Tag
 from litestar.types import ASGIApp, HTTPScope, Message
 
+from service.events.migrate import schema_behind_of
 from service.http.api_settings import HttpSettings, get_http_settings
 from service.http.bodies import BodyRequest
 from service.http.context import Runtime, rate_limit_identity
@@ -49,7 +50,6 @@ from service.http.web import UNLIMITED, docs_render_plugins, web_router
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.seat_views import MemoryViews
-from service.store.migrate import schema_behind_of
 from service.wiring.bootstrap import build, tune_gc
 from service.wiring.settings import Settings, get_settings
 

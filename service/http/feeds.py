@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from service.events.event_store import EventStore
+from service.events.records import StoredEvent
 from service.pipeline.hooks import Publisher
-from service.store.event_store import EventStore
-from service.store.records import StoredEvent
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
 from service.table.seats import SeatHolder

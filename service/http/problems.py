@@ -20,10 +20,10 @@ from litestar.plugins.problem_details import ProblemDetailsException
 from service.domain import RuleCode, RuleViolation
 from service.domain.commands import SeatCommand
 from service.domain.docs import doc
+from service.events.backends import database_fault
+from service.events.faults import Fault
+from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.http.choices import choices_at
-from service.store.backends import database_fault
-from service.store.faults import Fault
-from service.store.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("cya.http")
 
@@ -158,7 +158,7 @@ def _from_http(exc: HTTPException) -> Problem:
     return Problem(status, code, detail, headers=headers or None, errors=errors)
 
 
-# Why the database, not the request, is at fault (`service.store.faults`).
+# Why the database, not the request, is at fault (`service.events.faults`).
 _FAULTS = {
     Fault.UNREACHABLE: "The database cannot be reached. Retry shortly; a command sent with an "
                        "Idempotency-Key may be resent safely, whether or not it took effect.",

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from service.domain import RuleCode, RuleViolation, StartGame, execute, preview
 from service.domain.commands import SeatCommand
-from service.store.codec import AnyEvent
+from service.events.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
 from service.table.lobby import GameCreated, SeatResigned
 from service.table.lobby_commands import LobbyCommand, Start, decide_lobby

@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from service.events.records import StoredEvent
 from service.pipeline.publishers import PlayerNews
-from service.store.records import StoredEvent
 from service.table.clock import DueWork, players_to_tell
 from service.table.game import Game
 

@@ -7,7 +7,7 @@ import enum
 
 import msgspec
 
-from service.store.records import StoredEvent
+from service.events.records import StoredEvent
 
 
 class OutcomeStatus(enum.StrEnum):

@@ -20,15 +20,8 @@ from msgspec.structs import replace
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
-from service.pipeline import deciders
-from service.pipeline.deciders import Decided, Decider
-from service.pipeline.hooks import CommitHints, CommitHooks, Publisher, Scheduler
-from service.pipeline.outcome import Outcome, OutcomeStatus
-from service.pipeline.publishers import LocalPublisher
-from service.pipeline.state_cache import StateCache
-from service.projections.rows import read_model_rows
-from service.store.event_store import EventStore
-from service.store.records import (
+from service.events.event_store import EventStore
+from service.events.records import (
     AppendRejected,
     Batch,
     DamagedLog,
@@ -39,6 +32,13 @@ from service.store.records import (
     VersionConflict,
     visibility_of,
 )
+from service.pipeline import deciders
+from service.pipeline.deciders import Decided, Decider
+from service.pipeline.hooks import CommitHints, CommitHooks, Publisher, Scheduler
+from service.pipeline.outcome import Outcome, OutcomeStatus
+from service.pipeline.publishers import LocalPublisher
+from service.pipeline.state_cache import StateCache
+from service.projections.rows import read_model_rows
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby_commands import CreateGame, LobbyCommand, create
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from service.domain import RuleViolation
+from service.events.records import GameNotFound
 from service.pipeline.deciders import Decided
 from service.pipeline.pipeline import Pipeline
-from service.store.records import GameNotFound
 from service.table.game import Game, apply_all
 from service.table.lobby import GameCreated
 from service.table.rematch import offered, rematch_of, seats_at_deal

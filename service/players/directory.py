@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.store.tables import players
+from service.events.tables import players
 
 KEY_PREFIX = "cya_"
 

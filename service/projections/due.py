@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 
-from service.store.event_store import EventStore
-from service.store.tables import due_work
+from service.events.event_store import EventStore
+from service.events.tables import due_work
 from service.table.clock import DueWork
 
 

@@ -13,9 +13,9 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.records import GameNotFound
-from service.store.tables import SPECTATOR, game_views, games
+from service.events.event_store import EventStore
+from service.events.records import GameNotFound
+from service.events.tables import SPECTATOR, game_views, games
 from service.table.game import horizon
 from service.table.seats import SeatHolder, seat_of
 

@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.tables import rating_changes, ratings
+from service.events.tables import rating_changes, ratings
 
 
 async def leaderboard(conn: AsyncConnection, family: str, offset: int, limit: int

@@ -24,9 +24,9 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.records import StoredEvent
-from service.store.tables import games, rating_changes, ratings
+from service.events.event_store import EventStore
+from service.events.records import StoredEvent
+from service.events.tables import games, rating_changes, ratings
 from service.table.game import Game, apply_at
 from service.table.lobby import SeatResigned
 from service.table.seats import BotSeat, HumanSeat

@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from msgspec.structs import replace
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from service.events.event_store import EventStore
+from service.events.tables import due_work, events, game_views, games
 from service.projections import ratings
 from service.projections.rows import games_row, view_rows
-from service.store.event_store import EventStore
-from service.store.tables import due_work, events, game_views, games
 from service.table.clock import due_work_of
 from service.table.game import Game, apply_at
 

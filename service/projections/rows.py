@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 
 from service.domain import spectator_view
-from service.store.records import ReadModelRows
-from service.store.tables import HANDS, SPECTATOR
+from service.events.records import ReadModelRows
+from service.events.tables import HANDS, SPECTATOR
 from service.table.clock import deadline, due_work_of
 from service.table.game import Game
 

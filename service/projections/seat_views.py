@@ -17,10 +17,10 @@ import msgspec
 import sqlalchemy as sa
 
 from service.domain import player_view, spectator_view
+from service.events.event_store import EventStore
+from service.events.hot_reads import HotRead
+from service.events.tables import HANDS, SPECTATOR, game_views, games
 from service.projections.rows import seat_view_json
-from service.store.event_store import EventStore
-from service.store.hot_reads import HotRead
-from service.store.tables import HANDS, SPECTATOR, game_views, games
 from service.table.clock import deadline
 from service.table.game import Game
 

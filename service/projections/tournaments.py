@@ -14,8 +14,8 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.tables import tournament_games, tournaments
+from service.events.event_store import EventStore
+from service.events.tables import tournament_games, tournaments
 from service.tournaments.events import Format, TableOpened, TournamentEvent
 from service.tournaments.state import Tournament
 from service.tournaments.tournament_out import TournamentOut, tournament_out

@@ -24,10 +24,10 @@ import msgspec
 from service.bots import LEVELS, choose
 from service.domain import RuleViolation, legal_commands, player_view
 from service.domain.commands import SeatCommand
+from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Outcome, Pipeline
 from service.pipeline.deciders import expired_clock, restarted_clock
 from service.scheduling.timeout_streaks import consecutive_timeouts
-from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.clock import BOT_TURN, DEADLINE, deadline
 from service.table.game import AnyEvent, Game
 from service.table.seats import BotSeat, HumanSeat, SeatHolder

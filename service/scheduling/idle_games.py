@@ -14,11 +14,11 @@ import functools
 from datetime import UTC, datetime, timedelta
 
 from service.domain import RuleCode, RuleViolation
+from service.events.event_store import EventStore
+from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Pipeline
 from service.pipeline.deciders import Decided
 from service.projections.games import idle_game_ids
-from service.store.event_store import EventStore
-from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.game import AnyEvent, Game, apply_all
 from service.table.seats import HumanSeat

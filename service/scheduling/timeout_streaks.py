@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.store.event_store import EventStore
+from service.events.event_store import EventStore
 from service.table.timeouts import DecisionTimedOut
 
 

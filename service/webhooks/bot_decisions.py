@@ -20,11 +20,11 @@ import msgspec
 
 from service.domain import RuleViolation
 from service.domain.commands import SeatCommand
+from service.events.event_store import EventStore
+from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.projections.games import unclocked_games_of
 from service.scheduling.decision_job import current, take_expired
 from service.scheduling.job_names import EXPIRE_DECISION
-from service.store.event_store import EventStore
-from service.store.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
 from service.table.seats import HumanSeat

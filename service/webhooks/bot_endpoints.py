@@ -14,8 +14,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.tables import bot_attempts, bot_endpoints
+from service.events.event_store import EventStore
+from service.events.tables import bot_attempts, bot_endpoints
 from service.webhooks.signing import new_secret, rotated, signing_secrets
 
 

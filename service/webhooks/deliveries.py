@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.events.event_store import EventStore
 from service.pipeline import Pipeline
-from service.store.event_store import EventStore
 from service.webhooks.outbound import Outbound
 from service.webhooks.runners import Runner
 from service.webhooks.settings import WebhookSettings

@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from service.events.event_store import EventStore
+from service.events.records import StoredEvent
 from service.pipeline import Pipeline
 from service.scheduling.job_names import DELIVER_DECISION, DELIVER_EVENTS, EXPIRE_DECISION
-from service.store.event_store import EventStore
-from service.store.records import StoredEvent
 from service.table.game import Game
 from service.table.seats import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions

@@ -11,8 +11,8 @@ from typing import Annotated
 import msgspec
 
 from service.domain.docs import doc
-from service.store.codec import AnyEvent
-from service.store.records import StoredEvent, redacted_for
+from service.events.codec import AnyEvent
+from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game
 from service.table.turns import (
     NewsGameStarted,

@@ -12,8 +12,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.tables import webhook_attempts, webhook_messages, webhook_subscriptions
+from service.events.event_store import EventStore
+from service.events.tables import webhook_attempts, webhook_messages, webhook_subscriptions
 from service.webhooks.outbound import Answer
 
 

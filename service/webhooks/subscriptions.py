@@ -13,8 +13,8 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.event_store import EventStore
-from service.store.tables import webhook_messages, webhook_subscriptions
+from service.events.event_store import EventStore
+from service.events.tables import webhook_messages, webhook_subscriptions
 from service.webhooks.signing import new_secret, rotated, signing_secrets
 
 # The types of message a subscription may ask for (`outbox.messages_of_commit`).

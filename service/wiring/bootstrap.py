@@ -5,13 +5,13 @@ from __future__ import annotations
 import functools
 import gc
 
+from service.events.backends import open_store
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.ratings import RateFinishedGames
 from service.scheduling.clock_lateness import ClockLateness
-from service.store.backends import open_store
 from service.tournaments.runner.drivers import TournamentDriver
 from service.webhooks.dispatch import Webhooks
 from service.wiring.execution import execution_of, work_for

@@ -9,7 +9,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TypeVar
 
-from service.store.engine import DEFAULT_DATABASE_URL
+from service.events.engine import DEFAULT_DATABASE_URL
 from service.webhooks.settings import WebhookSettings
 
 

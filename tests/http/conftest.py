@@ -17,9 +17,9 @@ import httpx
 import pytest
 import uvicorn
 
+from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 from tests.postgres import database, url_of
 from tests.processes import free_port

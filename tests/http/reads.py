@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import msgspec
 
-from service.store.codec import AnyEvent
-from service.store.records import shown_to
+from service.events.codec import AnyEvent
+from service.events.records import shown_to
 
 from .api import Api, Player
 

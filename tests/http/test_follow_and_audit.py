@@ -10,8 +10,8 @@ import random
 import httpx
 import sqlalchemy as sa
 
-from service.store.engine import create_engine
-from service.store.tables import events
+from service.events.engine import create_engine
+from service.events.tables import events
 
 from .contract_check import assert_fits
 

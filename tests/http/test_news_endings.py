@@ -20,7 +20,7 @@ from cya_client import Client
 from cya_client.bot.runner import GameResult, Plan, Runner
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from service.store.tables import rating_changes
+from service.events.tables import rating_changes
 from service.webhooks.settings import WebhookSettings
 from tests.webhooks.servers import Receiver, serving
 

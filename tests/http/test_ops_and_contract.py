@@ -19,10 +19,10 @@ import sqlalchemy.exc
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy.engine import url as sa_url
 
+from service.events.migrate import head_revision, upgrade
 from service.http.api_settings import HttpSettings
 from service.http.contract import CONTRACT, render
 from service.http.problems import to_problem
-from service.store.migrate import head_revision, upgrade
 from service.wiring.settings import Settings
 from tests.postgres import admin, database, url_of
 

@@ -7,9 +7,9 @@ import json
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from service.events.tables import players
 from service.http.contract import CONTRACT
 from service.players.directory import key_digest
-from service.store.tables import players
 
 
 async def test_given_a_new_player_when_they_call_me_then_their_key_identifies_them(api):

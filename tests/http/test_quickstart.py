@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.store.migrate import upgrade
+from service.events.migrate import upgrade
 from tests.processes import ROOT, running_apis
 
 README_API = "http://127.0.0.1:8000/v1"

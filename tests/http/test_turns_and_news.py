@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from service.store.migrate import upgrade
+from service.events.migrate import upgrade
 from service.wiring.settings import Settings
 
 from .api import Api, Player

@@ -17,7 +17,7 @@ import pytest
 from cya_client import Client
 from cya_client.transport import CountingTransport
 
-from service.store.migrate import upgrade
+from service.events.migrate import upgrade
 from tests.processes import running_apis
 
 

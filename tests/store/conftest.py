@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from service.store.migrate import upgrade
+from service.events.migrate import upgrade
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 from tests.postgres import database, url_of

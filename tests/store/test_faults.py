@@ -1,4 +1,4 @@
-"""Each backend names its own driver's faults (`service/store/faults.py`): what an error says
+"""Each backend names its own driver's faults (`service/events/faults.py`): what an error says
 about the database rather than the request. The HTTP problems ask the store and import no
 driver."""
 
@@ -10,8 +10,8 @@ import asyncpg
 import pytest
 import sqlalchemy.exc
 
-from service.store.backends import database_fault
-from service.store.faults import Fault
+from service.events.backends import database_fault
+from service.events.faults import Fault
 
 
 def wrapped(orig: BaseException) -> Exception:

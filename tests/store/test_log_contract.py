@@ -10,18 +10,18 @@ import sqlalchemy as sa
 from service.audit.verify import verify
 from service.domain import RuleViolation
 from service.domain.commands import EndTurn
-from service.pipeline import Pipeline
-from service.pipeline.deciders import seat_command
-from service.pipeline.state_cache import StateCache
-from service.store.group_commit import _PG_COMMIT
-from service.store.hot_reads import HotReads, compiled
-from service.store.records import (
+from service.events.group_commit import _PG_COMMIT
+from service.events.hot_reads import HotReads, compiled
+from service.events.records import (
     AppendRejected,
     GameNotFound,
     IdempotencyKeyReused,
     VersionConflict,
 )
-from service.store.tables import events, games
+from service.events.tables import events, games
+from service.pipeline import Pipeline
+from service.pipeline.deciders import seat_command
+from service.pipeline.state_cache import StateCache
 from service.table.clock import deadline
 from service.table.lobby import GameCreated, SeatTaken
 from service.table.lobby_commands import AddBot, CreateGame, TakeSeat

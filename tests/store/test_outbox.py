@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 import sqlalchemy as sa
 
+from service.events.records import VersionConflict
+from service.events.tables import webhook_messages
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks
-from service.store.records import VersionConflict
-from service.store.tables import webhook_messages
 from service.webhooks import subscriptions
 from service.webhooks.settings import WebhookSettings
 from service.wiring.bootstrap import Services, build

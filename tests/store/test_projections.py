@@ -9,10 +9,10 @@ import sqlalchemy as sa
 
 from service.domain import GameView, player_view, spectator_view
 from service.domain.events import CardsDrawn, GameStarted, RoundStarted
+from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.projections.rebuild import rebuild
 from service.projections.rows import seat_view_json
 from service.scheduling.decision_job import take_due_decision
-from service.store.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.table.clock import DEADLINE
 from service.table.lobby_commands import CreateGame, Start, TakeSeat
 from service.table.seats import BotSeat, HumanSeat, TimeoutPolicy

@@ -13,11 +13,11 @@ from openskill.models import PlackettLuce
 
 from service.bots import random_policy
 from service.domain import legal_commands, player_view, preset
+from service.events.tables import games, rating_changes
+from service.events.tables import ratings as ratings_table
 from service.pipeline import Pipeline
 from service.projections import ratings
 from service.projections.rebuild import rebuild
-from service.store.tables import games, rating_changes
-from service.store.tables import ratings as ratings_table
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat, HumanSeat
 

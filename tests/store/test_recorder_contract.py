@@ -17,13 +17,13 @@ import pytest
 import sqlalchemy as sa
 
 from service.domain import preset
+from service.events.backends import open_store
+from service.events.chain import event_hash
+from service.events.event_store import EventStore
+from service.events.hot_reads import HotRead
+from service.events.records import AppendRejected, Batch, ReadModelRows
+from service.events.tables import due_work, game_views, games
 from service.projections.rows import read_model_rows
-from service.store.backends import open_store
-from service.store.chain import event_hash
-from service.store.event_store import EventStore
-from service.store.hot_reads import HotRead
-from service.store.records import AppendRejected, Batch, ReadModelRows
-from service.store.tables import due_work, game_views, games
 from service.table.clock import DueWork
 from service.table.game import GENESIS_HASH, Game, advance, apply
 from service.table.lobby import SeatTaken
@@ -193,7 +193,7 @@ class RecorderContract:
 
 @pytest.fixture(scope="module")
 def _sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from service.store.migrate import upgrade
+    from service.events.migrate import upgrade
 
     path = tmp_path_factory.mktemp("recorder") / "template.sqlite3"
     upgrade(f"sqlite+aiosqlite:///{path}")

@@ -9,7 +9,7 @@ import pytest
 from service.audit.verify import verify
 from service.domain import Event, RuleSet, StartGame
 from service.domain.ruleset import CURRENT_RULES_VERSION
-from service.store.codec import default_codec
+from service.events.codec import default_codec
 from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, Start, create
 from service.table.seats import HumanSeat

@@ -15,12 +15,12 @@ import sqlalchemy as sa
 
 from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
 from service.domain.events import CardDiscarded
+from service.events.codec import EventCodec
+from service.events.engine import create_engine
+from service.events.group_commit import _PG_COMMIT
+from service.events.migrate import upgrade
+from service.events.tables import HANDS, SPECTATOR, events, game_views, metadata
 from service.projections.seat_views import pick_view, viewers
-from service.store.codec import EventCodec
-from service.store.engine import create_engine
-from service.store.group_commit import _PG_COMMIT
-from service.store.migrate import upgrade
-from service.store.tables import HANDS, SPECTATOR, events, game_views, metadata
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat
 from tests.postgres import database, url_of
@@ -238,7 +238,7 @@ def test_given_a_revealed_move_stored_with_pairs_then_it_reads_as_moves():
     # not type it, so version 2 writes objects, and the old rows are read as those.
     from service.domain.events import RevealedMoveApplied
     from service.domain.state import StackMove
-    from service.store.codec import default_codec
+    from service.events.codec import default_codec
 
     stored = (b'{"type":"revealed_move_applied","pile":2,"card":"move#1",'
               b'"moves":[[1,"bottom_to_top"],[0,"top_to_bottom"]]}')

@@ -7,8 +7,8 @@ import sqlalchemy as sa
 
 from service.audit.verify import verify
 from service.domain import EndMode, preset
-from service.store.chain import event_hash
-from service.store.tables import events
+from service.events.chain import event_hash
+from service.events.tables import events
 from service.table.game import GENESIS_HASH
 
 from .scenarios import play, started_game

@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.store.migrate import upgrade
 from service.webhooks.settings import WebhookSettings
 from service.wiring.settings import Settings
 from tests.workers.conftest import (  # noqa: F401  (PostgreSQL, Redis and `cya worker`s)

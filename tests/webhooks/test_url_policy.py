@@ -16,7 +16,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from service.store.tables import webhook_subscriptions
+from service.events.tables import webhook_subscriptions
 from service.webhooks.destinations import check_url, reached, refusal
 from service.webhooks.outbound import Outbound
 from service.webhooks.settings import WebhookSettings

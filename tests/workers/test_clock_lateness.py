@@ -13,9 +13,9 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.store.migrate import upgrade
 from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services
 from service.wiring.settings import Settings

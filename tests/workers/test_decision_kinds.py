@@ -13,9 +13,9 @@ import sqlalchemy as sa
 
 from service.bots import random_policy
 from service.domain import legal_commands, player_view
+from service.events.migrate import upgrade
+from service.events.tables import due_work
 from service.scheduling.decision_job import take_due_decision
-from service.store.migrate import upgrade
-from service.store.tables import due_work
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
 from service.table.seats import TimeoutPolicy

@@ -14,9 +14,9 @@ import yaml
 from click.testing import CliRunner
 
 from service.cli.main import main as cya
-from service.store.engine import POOL_SIZE
-from service.store.group_commit import WRITERS
-from service.store.postgres import TAIL_CONNECTIONS, VIEW_READ_CONNECTIONS
+from service.events.engine import POOL_SIZE
+from service.events.group_commit import WRITERS
+from service.events.postgres import TAIL_CONNECTIONS, VIEW_READ_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

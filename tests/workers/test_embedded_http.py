@@ -10,9 +10,9 @@ from pathlib import Path
 
 from litestar.testing import AsyncTestClient
 
+from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.store.migrate import upgrade
 from service.wiring.settings import Settings
 
 

@@ -15,10 +15,10 @@ import sqlalchemy as sa
 from service.audit.verify import verify
 from service.domain import RuleViolation, legal_commands
 from service.domain.ruleset import preset
+from service.events.migrate import upgrade
+from service.events.tables import games, rating_changes
 from service.projections import ratings
 from service.scheduling.in_process import InProcessScheduler
-from service.store.migrate import upgrade
-from service.store.tables import games, rating_changes
 from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.lobby_commands import CreateGame, Start, TakeSeat
 from service.table.seats import HumanSeat

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from service.events.migrate import upgrade
 from service.scheduling.in_process import InProcessScheduler
-from service.store.migrate import upgrade
 from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
+from service.events.tables import games
 from service.scheduling.rq_scheduler import enqueue_due, job_id, requeue_lost
-from service.store.tables import games
 from service.table.clock import DEADLINE, DueWork
 from service.wiring.bootstrap import Services
 from workers.sweeper import requeued_counter

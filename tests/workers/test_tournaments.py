@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from service.domain import EndMode, RuleSet
 from service.domain.events import RoundStarted
-from service.store.tables import tournaments
+from service.events.tables import tournaments
 from service.tournaments.entrants import BotEntrant
 from service.tournaments.runner.log import load, rebuild
 from service.tournaments.runner.runner import result_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
-from service.store.migrate import head_revision
+from service.events.migrate import head_revision
 from service.wiring.settings import Settings
 
 from .conftest import CYA, ROOT, worker_env

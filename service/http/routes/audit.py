@@ -13,13 +13,13 @@ from litestar.params import Parameter
 from service.audit.verify import VerifyReport, verify
 from service.domain import player_view, spectator_view
 from service.domain.docs import doc
+from service.events.codec import EventCodec
+from service.events.records import StoredRow
 from service.http.context import Authed, authenticate_or_watch, runtime_of, viewer_in
 from service.http.problems import Problem, forbidden, problem_responses
 from service.http.schemas.parameters import GameId
 from service.http.schemas.play import StateOut
 from service.projections.games import game_access
-from service.store.codec import EventCodec
-from service.store.records import StoredRow
 from service.table.lobby import SeatResigned
 from service.table.timeouts import SeatHandedToBot
 

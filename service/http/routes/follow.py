@@ -23,6 +23,7 @@ from litestar.response.sse import ServerSentEventMessage
 
 from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
+from service.events.records import redacted_for
 from service.http import examples
 from service.http.context import (
     Authed,
@@ -39,7 +40,6 @@ from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameI
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
-from service.store.records import redacted_for
 from service.table.clock import deadline
 from service.table.lobby import Lobby
 from service.table.seats import HumanSeat

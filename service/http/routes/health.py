@@ -9,12 +9,12 @@ from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
+from service.events.migrate import schema_behind_of
 from service.http.context import Runtime, refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 from service.http.schemas.health import Health
 from service.scheduling.clock_lateness import exposition
-from service.store.migrate import schema_behind_of
 
 
 @get("/v1/healthz", operation_id="getHealth", summary="The process is up", tags=["ops"],

@@ -13,6 +13,7 @@ from litestar.params import Body, Parameter
 
 from service.domain import RuleCode, RuleViolation, legal_commands
 from service.domain.commands import SeatCommand
+from service.events.records import GameNotFound, redacted_for
 from service.http import examples
 from service.http.context import (
     Authed,
@@ -39,7 +40,6 @@ from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
 from service.players.directory import Player
 from service.projections.games import decode_seats
 from service.projections.seat_views import body_from_rows, recorded_version, view_rows
-from service.store.records import GameNotFound, redacted_for
 from service.table.game import Game
 from service.table.seats import seat_of
 

@@ -9,8 +9,8 @@ from typing import Annotated
 import msgspec
 
 from service.domain.docs import doc
+from service.events.codec import AnyEvent
 from service.http.schemas.descriptions import DEADLINE_DOC, GAME_ID_DOC
-from service.store.codec import AnyEvent
 
 
 class EventOut(msgspec.Struct):

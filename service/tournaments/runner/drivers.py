@@ -13,10 +13,10 @@ import secrets
 from collections.abc import Sequence
 from typing import Protocol
 
+from service.events.records import StoredEvent
 from service.pipeline import Pipeline
 from service.projections.tournaments import stale_running, tournament_of_game
 from service.scheduling.job_names import ADVANCE_TOURNAMENT
-from service.store.records import StoredEvent
 from service.table.game import Game
 from service.tournaments.runner.runner import TournamentRunner
 

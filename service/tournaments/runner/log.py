@@ -13,10 +13,10 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from service.events.chain import event_hash
+from service.events.event_store import EventStore
+from service.events.tables import tournament_events
 from service.projections.tournaments import Folded, rewrite_all, rows_of, write
-from service.store.chain import event_hash
-from service.store.event_store import EventStore
-from service.store.tables import tournament_events
 from service.tournaments.events import TournamentEvent, visibility_of
 from service.tournaments.state import Tournament, fold
 

@@ -15,8 +15,8 @@ from service.audit.verify import verify as verify_game
 from service.domain.docs import doc
 from service.domain.events import RoundEnded, RoundStarted
 from service.domain.shuffle import round_seed
-from service.store.chain import event_hash
-from service.store.event_store import EventStore
+from service.events.chain import event_hash
+from service.events.event_store import EventStore
 from service.table.game import GENESIS_HASH
 from service.tournaments.events import TournamentCreated, visibility_of
 from service.tournaments.pairing import duplicate_tables, round_robin_tables

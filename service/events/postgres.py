@@ -17,13 +17,13 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.store.codec import EventCodec, default_codec
-from service.store.event_store import EventStore
-from service.store.faults import Fault
-from service.store.group_commit import GroupCommitter
-from service.store.hot_reads import HotRead, HotReads
-from service.store.records import Batch, ReadModelRows, StoredEvent
-from service.store.tables import SEATS_JSONB
+from service.events.codec import EventCodec, default_codec
+from service.events.event_store import EventStore
+from service.events.faults import Fault
+from service.events.group_commit import GroupCommitter
+from service.events.hot_reads import HotRead, HotReads
+from service.events.records import Batch, ReadModelRows, StoredEvent
+from service.events.tables import SEATS_JSONB
 
 # A worker's folded games trail the API processes' commits, and with several API processes
 # each one's trail the others'. Through SQLAlchemy a catch-up read costs BEGIN, SELECT and

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.store.codec import EventCodec, default_codec
-from service.store.engine import create_engine, is_sqlite
-from service.store.event_store import EventStore
-from service.store.faults import Fault, fault_in
-from service.store.postgres import PostgresEventStore
-from service.store.sqlite import SqliteEventStore
+from service.events.codec import EventCodec, default_codec
+from service.events.engine import create_engine, is_sqlite
+from service.events.event_store import EventStore
+from service.events.faults import Fault, fault_in
+from service.events.postgres import PostgresEventStore
+from service.events.sqlite import SqliteEventStore
 
 
 def open_store(url: str, *, codec: EventCodec = default_codec,

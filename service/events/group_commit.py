@@ -24,8 +24,8 @@ import msgspec
 import sqlalchemy as sa
 from asyncpg.exceptions import UniqueViolationError
 
-from service.store.records import AppendRejected, Batch, ReadModelRows
-from service.store.tables import (
+from service.events.records import AppendRejected, Batch, ReadModelRows
+from service.events.tables import (
     PROGRESS_COLUMNS,
     commands,
     due_work,

@@ -13,7 +13,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from service.store.engine import create_engine
+from service.events.engine import create_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 

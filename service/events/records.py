@@ -12,7 +12,7 @@ import msgspec
 
 from service.domain import redact, visibility
 from service.domain.views import Viewer
-from service.store.codec import AnyEvent
+from service.events.codec import AnyEvent
 from service.table.clock import DueWork
 from service.table.lobby import LobbyEvent
 from service.table.timeouts import TimeoutEvent

@@ -16,12 +16,12 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.store.engine import WRITE_OPTION
-from service.store.event_store import EventStore
-from service.store.faults import Fault
-from service.store.hot_reads import HotRead
-from service.store.records import Batch, ReadModelRows
-from service.store.tables import (
+from service.events.engine import WRITE_OPTION
+from service.events.event_store import EventStore
+from service.events.faults import Fault
+from service.events.hot_reads import HotRead
+from service.events.records import Batch, ReadModelRows
+from service.events.tables import (
     PROGRESS_COLUMNS,
     due_work,
     game_views,

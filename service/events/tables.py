@@ -1,6 +1,6 @@
 """The tables, as SQLAlchemy Core: the event log and the read models kept beside it.
 
-The Alembic migrations in `service/store/migrations/` create exactly these; a test holds the
+The Alembic migrations in `service/events/migrations/` create exactly these; a test holds the
 two together.
 """
 

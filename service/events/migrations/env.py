@@ -1,5 +1,5 @@
 """Alembic environment: runs migrations on the async engine for the URL set on the config
-(`service.store.migrate.alembic_config`, which `cya db upgrade` and the tests use), or, when
+(`service.events.migrate.alembic_config`, which `cya db upgrade` and the tests use), or, when
 the `alembic` command is run directly, for CYA_DATABASE_URL (`alembic.ini`). It reads the
 variable itself, so the store imports nothing from the layers above it.
 """
@@ -12,8 +12,8 @@ import os
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from service.store.engine import DEFAULT_DATABASE_URL, create_engine
-from service.store.tables import metadata
+from service.events.engine import DEFAULT_DATABASE_URL, create_engine
+from service.events.tables import metadata
 
 config = context.config
 

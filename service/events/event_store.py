@@ -25,10 +25,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.domain.views import Viewer
-from service.store.chain import event_hash
-from service.store.codec import AnyEvent, EventCodec, default_codec
-from service.store.hot_reads import HotRead
-from service.store.records import (
+from service.events.chain import event_hash
+from service.events.codec import AnyEvent, EventCodec, default_codec
+from service.events.hot_reads import HotRead
+from service.events.records import (
     AppendRejected,
     Batch,
     CommandRecord,
@@ -39,7 +39,7 @@ from service.store.records import (
     redacted_for,
     visibility_of,
 )
-from service.store.tables import commands, events
+from service.events.tables import commands, events
 
 
 def _log_query(game_id: str, after: int = 0, upto: int | None = None) -> sa.Select[Any]:
