@@ -8,6 +8,7 @@ test, so a new room must say where it stands.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -227,3 +228,19 @@ def test_only_the_event_store_and_projections_read_the_projection_tables() -> No
                     name in _TABLE_NAMES and name not in OWN_TABLES.get(package, set())):
                 bad.add(f"{path.relative_to(ROOT)}: {name}")
     assert not bad, sorted(bad)
+
+
+def test_the_architecture_doc_names_real_files_and_every_layer() -> None:
+    """docs/architecture.md is the map a newcomer reads: every path and module it names
+    exists, and its layer table has a row for every package here."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    paths = set(re.findall(r"`((?:service|workers|tests|bench|clients|deploy|docs)/[\w/.\-]+)`",
+                           doc))
+    modules = set(re.findall(r"`(\w+\.py)`", doc))
+    ours = {p.name for top in OURS for p in (ROOT / top).rglob("*.py")}
+    rows = set(re.findall(r"^\| `((?:service|workers)[\w/]*)/` \|", doc, re.M))
+
+    assert [p for p in paths if not (ROOT / p).exists()] == []
+    assert sorted(modules - ours) == []
+    assert {p.replace(".", "/") for p in MAY_IMPORT} <= rows, (
+        {p.replace(".", "/") for p in MAY_IMPORT} - rows)
