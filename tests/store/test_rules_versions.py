@@ -53,11 +53,10 @@ async def test_given_a_recorded_game_played_through_the_service_then_it_verifies
     monkeypatch.setattr(RuleSet, "for_new_game", lambda self: self)
     start, *steps = recorded.commands
     assert isinstance(start.command, StartGame)
-    monkeypatch.setattr(services.pipeline, "master_seeds", lambda: start.command.seed)
     seats = (HumanSeat("p0"), HumanSeat("p1"))
     created = await services.pipeline.create_game(CreateGame(recorded.ruleset, seats), "p0")
     game_id = created.game_id
-    await services.pipeline.lobby(game_id, Start(), "p0")
+    await services.pipeline.lobby(game_id, Start(), "p0", master_seed=start.command.seed)
     for step in steps:
         await services.pipeline.play(game_id, step.actor, step.command)
     monkeypatch.undo()
