@@ -4,6 +4,7 @@ the loop-lag probe records a stall of the event loop, and the API exports it."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import threading
 import time
@@ -118,20 +119,31 @@ def _block_the_loop_for(seconds: float) -> None:
     time.sleep(seconds)  # a handler that blocks the loop
 
 
-async def test_given_a_stall_past_the_bound_then_the_loops_stack_is_logged_once(caplog):
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+async def test_given_a_stall_past_the_bound_then_the_loops_stack_is_logged_once():
     histogram = Histogram(f"t{uuid.uuid4().hex[:8]}_lag", "lag", buckets=LAG_BUCKETS,
                           registry=None)
+    kept = _Kept()
+    logging.getLogger("cya.http.metrics").addHandler(kept)
     probe = LoopLagProbe(histogram, interval_s=0.01, stall_log_s=0.05)
     probe.start()
     await asyncio.sleep(0.1)
-    quiet = [r for r in caplog.records if r.name == "cya.http.metrics"]
+    quiet = list(kept.messages)
 
-    with caplog.at_level("WARNING", logger="cya.http.metrics"):
-        _block_the_loop_for(0.3)
-        await asyncio.sleep(0.05)
+    _block_the_loop_for(0.3)
+    await asyncio.sleep(0.05)
     await probe.close()
+    logging.getLogger("cya.http.metrics").removeHandler(kept)
 
-    told = [r.getMessage() for r in caplog.records if r.name == "cya.http.metrics"]
+    told = kept.messages
     assert quiet == [] and len(told) == 1, told
     assert "_block_the_loop_for" in told[0]
     late = int(told[0].split("the event loop was ")[1].split(" ms late")[0])

@@ -47,6 +47,8 @@ class Receiver:
         body = b""
         while True:
             message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the sender gave up mid-request: nothing arrived (it sends again)
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
