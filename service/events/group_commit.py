@@ -63,7 +63,7 @@ _GAME_COLS = _columns(games)
 _PROGRESS_COLS = {c: _GAME_COLS[c] for c in PROGRESS_COLUMNS}
 _DUE_COLS = _columns(due_work)
 _MESSAGE_COLS = _columns(webhook_messages)
-_EVENT_COLS = _columns(events, without=("position",))
+_EVENT_COLS = _columns(events)
 
 
 def _rows_of(param: int, cols: dict[str, str]) -> str:

@@ -96,7 +96,7 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
             await conn.execute(sa.insert(webhook_attempts).values(
                 _interrupted(_message(rows[0]), rows[0].lease_until, now)))
             await conn.execute(sa.update(webhook_messages).where(
-                m.message_id == rows[0].message_id).values(lease_until=None))
+                *_these([_message(rows[0])])).values(lease_until=None))
         if rows[0].next_attempt_at > now:
             return Head(later=rows[0].next_attempt_at)
         taken: list[Message] = []
@@ -105,10 +105,18 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
                     r.lease_until is not None and r.lease_until >= now):
                 break
             taken.append(_message(r))
-        await conn.execute(sa.update(webhook_messages).where(
-            m.message_id.in_([x.message_id for x in taken])).values(
+        await conn.execute(sa.update(webhook_messages).where(*_these(taken)).values(
             lease_until=now + timedelta(seconds=lease_s)))
     return Head(tuple(taken), lease_until=now + timedelta(seconds=lease_s))
+
+
+def _these(messages: list[Message]) -> tuple[sa.ColumnElement[bool], ...]:
+    """The rows of `messages`, all of one game's queue, found by their key (game first)."""
+    m = webhook_messages.c
+    if not messages:
+        return (sa.false(),)
+    return (m.game_id == messages[0].game_id,
+            m.message_id.in_([x.message_id for x in messages]))
 
 
 def _interrupted(message: Message, lease_until: datetime, now: datetime) -> dict[str, Any]:
@@ -147,7 +155,7 @@ async def settle(store: EventStore, subscription_id: str,
     async with store.write() as conn:
         if sent:
             await conn.execute(sa.update(webhook_messages).where(
-                m.message_id.in_([x.message_id for x, _ in sent])).values(
+                *_these([x for x, _ in sent])).values(
                 delivered_at=now, attempts=m.attempts + 1, lease_until=None))
             await conn.execute(sa.update(webhook_subscriptions).where(
                 this, s.failures != 0).values(failures=0))
@@ -157,11 +165,11 @@ async def settle(store: EventStore, subscription_id: str,
                 [*sent, *([(failure.message, failure.answer)] if failure else [])]])
         if unsent:
             await conn.execute(sa.update(webhook_messages).where(
-                m.message_id.in_([x.message_id for x in unsent])).values(lease_until=None))
+                *_these(unsent)).values(lease_until=None))
         if failure is None:
             return True
         await conn.execute(sa.update(webhook_messages).where(
-            m.message_id == failure.message.message_id).values(
+            *_these([failure.message])).values(
             attempts=m.attempts + 1, lease_until=None,
             next_attempt_at=now + timedelta(seconds=failure.retry_in_s or 0.0)))
         await conn.execute(sa.update(webhook_subscriptions).where(this).values(
