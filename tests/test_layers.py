@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,21 +83,31 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> set[str]:
-    """Every module the file imports, relative imports resolved."""
+def _import_statements(path: Path) -> Iterator[tuple[ast.Import | ast.ImportFrom, str]]:
+    """Every import statement of the file, with the module a `from` names (relative ones
+    resolved; "" for a plain `import`)."""
     package = _module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
-    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
+            yield node, ""
         elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
             if node.level:
                 base = package[: len(package) - node.level + 1]
-                names.add(".".join([*base, node.module] if node.module else base))
-            else:
-                names.add(node.module or "")
+                module = ".".join([*base, module] if module else base)
+            yield node, module
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module the file imports, relative imports resolved."""
+    names: set[str] = set()
+    for node, module in _import_statements(path):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        else:
+            names.add(module)
     return names
 
 
@@ -185,18 +196,11 @@ def _names_from_tables(path: Path) -> set[str]:
     """The names the file takes from `service.events.tables`, directly or through a package
     that re-exports it; a whole-module import (`import service.events.tables`, `from
     service.events import tables`) or a star takes every one of them ("*")."""
-    package = _module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node, module in _import_statements(path):
         if isinstance(node, ast.Import):
             names.update("*" for a in node.names if a.name == TABLES)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                module = ".".join([*base, module] if module else base)
+        else:
             for alias in node.names:
                 if module == TABLES:
                     names.add(alias.name)
