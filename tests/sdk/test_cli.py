@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+import pytest
+from cya_client.bot.runner import Plan, Runner
 from cya_client.models import BotSeat, NewGame
 
 from .conftest import Server, player
@@ -118,3 +120,27 @@ def _until(condition: Callable[[], bool], timeout: float = 30) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)
+
+
+def test_given_ctrl_c_as_the_join_is_answered_then_the_runner_still_knows_its_seat(
+        embedded: Server) -> None:
+    """The server seats the runner, and Ctrl-C lands before the runner read the answer (CI
+    met it: the runner stopped between the two). It must still know the game, or its seat is
+    neither left nor resigned and waits 7 days to be abandoned."""
+    creator, joiner = player(embedded.url, "creator"), player(embedded.url, "interrupted")
+    game_id = creator.games.create(msgspec.convert(
+        {"ruleset": {"players": 2}, "bots": [], "public": False}, NewGame)).game_id
+    join = joiner.games.join
+
+    def seated_then_interrupted(game: str, *args: object, **kwargs: object) -> object:
+        join(game, *args, **kwargs)  # the server commits the seat...
+        raise KeyboardInterrupt  # ...and the answer is never read
+
+    joiner.games.join = seated_then_interrupted  # type: ignore[method-assign]
+    runner = Runner(joiner, lambda view, legal: legal[0], Plan(join=game_id))
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(news=iter(()))
+
+    assert list(runner.games) == [game_id]
+    assert runner.games[game_id].seat == 1 and not runner.games[game_id].started

@@ -9,6 +9,7 @@ its seats are full, scanning the lobby for open seats) runs on one helper thread
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -298,14 +299,25 @@ class Runner:
                     if isinstance(s, HumanSeat) and s.player_id == self._me)
 
     def _join(self, game_id: str) -> None:
-        summary = self.client.games.get(game_id).summary
         try:
-            seat = self._seat_in(summary)
-        except StopIteration:  # not seated yet: take the lowest open seat
-            summary = self.client.games.join(game_id)
-            seat = self._seat_in(summary)
+            summary = self.client.games.get(game_id).summary
+            try:
+                seat = self._seat_in(summary)
+            except StopIteration:  # not seated yet: take the lowest open seat
+                summary = self.client.games.join(game_id)
+                seat = self._seat_in(summary)
+        except KeyboardInterrupt:
+            # Ctrl-C while joining: the server may have seated us before its answer came.
+            # Ask once, so that the seat is left or resigned rather than orphaned.
+            with contextlib.suppress(Exception):
+                summary = self.client.games.get(game_id).summary
+                self._record(game_id, self._seat_in(summary), summary.status != "lobby")
+            raise
+        self._record(game_id, seat, summary.status != "lobby")
+
+    def _record(self, game_id: str, seat: int, started: bool) -> None:
         with self._lock:
-            self.games[game_id] = GameRecord(game_id, seat, started=summary.status != "lobby")
+            self.games[game_id] = GameRecord(game_id, seat, started=started)
 
     def _take_open_seats(self) -> None:
         for game in self.client.games.iterate(status="lobby"):
