@@ -62,3 +62,22 @@ def test_given_a_plain_url_then_the_clients_are_redis_py_s_own():
     client = sync_client("redis://127.0.0.1:6379/0", socket_timeout=1)
     assert client.ping()
     client.close()
+
+
+def test_given_any_url_then_a_lost_host_is_found_by_keepalive_probes():
+    # A host that vanishes sends no reset: a worker's blocking pop would wait minutes on it.
+    for url in ("redis://127.0.0.1:6379/0", "redis+sentinel://127.0.0.1:1/cya"):
+        client = sync_client(url)
+        kwargs = client.connection_pool.connection_kwargs
+        assert kwargs["socket_keepalive"] is True and kwargs["socket_keepalive_options"]
+        client.close()
+    client = async_client("redis://127.0.0.1:6379/0")
+    assert client.connection_pool.connection_kwargs["socket_keepalive"] is True
+    assert asyncio.run(_ping_and_close(client))
+
+
+async def _ping_and_close(client) -> bool:
+    try:
+        return bool(await client.ping())
+    finally:
+        await client.aclose()
