@@ -56,3 +56,11 @@ for _ in $(seq 1 30); do [ "$(Q $P2 'SELECT pg_is_in_recovery()')" = f ] && brea
 echo "target $TARGET"
 echo "restored: rows $(Q $P2 'SELECT count(*) FROM events'), n from $(Q $P2 'SELECT min(n) FROM events') to $(Q $P2 'SELECT max(n) FROM events'); in recovery: $(Q $P2 'SELECT pg_is_in_recovery()')"
 grep -E "recovery stopping|starting point-in-time|restored log file" $D/restored.log | head -5
+# KEEP_RESTORED=DIR: keep the restored data directory (stopped, its recovery settings cleared)
+# in DIR, to rehearse taking it back under Patroni (steps 3 and 4).
+if [ -n "${KEEP_RESTORED:-}" ]; then
+  as "$B/pg_ctl" -D "$D/restored" -m fast -w stop >/dev/null
+  as sed -i -e '/^port = /d' -e '/^restore_command/d' -e '/^recovery_target/d' \
+    "$D/restored/postgresql.auto.conf"
+  mv "$D/restored" "$KEEP_RESTORED"
+fi
