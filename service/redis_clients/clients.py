@@ -87,7 +87,7 @@ def sync_client(url: str, **options: Any) -> redis.Redis:
     from redis import Redis
     from redis.sentinel import Sentinel
 
-    from service.redis_clients.masters import SentinelMaster
+    from service.redis_clients.masters import SentinelConnection, SentinelMaster
 
     options = _with_keepalive(options)
     target = sentinel_target(url)
@@ -96,8 +96,8 @@ def sync_client(url: str, **options: Any) -> redis.Redis:
     sentinel = Sentinel(  # type: ignore[no-untyped-call]
         target.sentinels, sentinel_kwargs=_sentinel_options(options))
     client: Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
-        target.master, redis_class=SentinelMaster, db=target.db, password=target.password,
-        **options)
+        target.master, redis_class=SentinelMaster, connection_class=SentinelConnection,
+        db=target.db, password=target.password, **options)
     return client
 
 
