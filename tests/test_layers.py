@@ -31,35 +31,40 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.projections": {"service.domain", "service.table", "service.events",
                             "service.tournaments"},
     "service.players": {"service.events"},
+    # Redis clients from the one URL (a server, or Sentinel's master): ours, nothing.
+    "service.redis_clients": set(),
     "service.pipeline": {"service.domain", "service.table", "service.events",
-                         "service.projections"},
+                         "service.projections", "service.redis_clients"},
     "service.audit": {"service.domain", "service.table", "service.events",
                       "service.projections"},
     "service.scheduling": {"service.domain", "service.bots", "service.table", "service.events",
-                           "service.projections", "service.pipeline"},
+                           "service.projections", "service.pipeline", "service.redis_clients"},
     # Its runner (a subpackage of the tournament's pure core) drives games through the
     # pipeline, and wakes under RQ by a job named in `service.scheduling.job_names`.
     "service.tournaments.runner": {"service.domain", "service.table", "service.events",
                                    "service.projections", "service.pipeline", "service.audit",
-                                   "service.scheduling", "service.tournaments"},
+                                   "service.scheduling", "service.tournaments",
+                                   "service.redis_clients"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
     "service.webhooks": {"service.domain", "service.table", "service.events",
-                         "service.projections", "service.pipeline", "service.scheduling"},
+                         "service.projections", "service.pipeline", "service.scheduling",
+                         "service.redis_clients"},
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.events",
                        "service.projections", "service.players", "service.pipeline",
-                       "service.audit", "service.scheduling", "service.webhooks", *TOURNAMENTS},
+                       "service.audit", "service.scheduling", "service.webhooks",
+                       "service.redis_clients", *TOURNAMENTS},
     "service.http": {"service.domain", "service.bots", "service.table", "service.events",
                      "service.projections", "service.players", "service.pipeline",
                      "service.audit", "service.scheduling", "service.wiring",
-                     "service.webhooks", *TOURNAMENTS},
+                     "service.webhooks", "service.redis_clients", *TOURNAMENTS},
     "workers": {"service.domain", "service.bots", "service.table", "service.events",
                 "service.projections", "service.pipeline", "service.scheduling",
-                "service.wiring", "service.webhooks", *TOURNAMENTS},
+                "service.wiring", "service.webhooks", "service.redis_clients", *TOURNAMENTS},
     # The command line starts every deployable, workers included.
     "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
                     "service.events", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
-                    "service.webhooks", *TOURNAMENTS},
+                    "service.webhooks", "service.redis_clients", *TOURNAMENTS},
 }
 PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"}
 # Outside libraries that only the edges may use: never the pure packages.

@@ -63,6 +63,8 @@ def test_given_values_then_they_are_read(monkeypatch):
     ("CYA_SCHEDULER", "celery", "CYA_SCHEDULER must be one of rq, in_process, none, not 'celery'"),
     ("CYA_DUE_WORK", "celery", "CYA_DUE_WORK must be one of rq, in_process, none, not 'celery'"),
     ("CYA_MAX_BODY_BYTES", "64k", "CYA_MAX_BODY_BYTES must be an integer, not '64k'"),
+    ("CYA_REDIS_URL", "redis+sentinel://127.0.0.1:26379", "CYA_REDIS_URL: a Sentinel URL is "
+                                                         "redis\\+sentinel://host:port"),
     ("CYA_SWEEP_INTERVAL_S", "-1", "CYA_SWEEP_INTERVAL_S must be a number of at least 0.0, "
                                    "not '-1'"),
     ("CYA_SWEEP_GRACE_S", "nan", "CYA_SWEEP_GRACE_S must be a number of at least 0.0"),

@@ -21,12 +21,12 @@ import signal
 import socket
 import time
 
-from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker
 
 from service.events.engine import create_engine
 from service.events.migrate import schema_behind_of
+from service.redis_clients import sync_client
 from service.wiring.bootstrap import tune_gc
 from service.wiring.settings import Settings
 from workers import jobs
@@ -61,7 +61,7 @@ def run(settings: Settings, *, name: str | None = None, burst: bool = False,
     # Unique even where a restarted container has the same host name and pid (1): RQ refuses
     # a name whose previous owner's key has not yet expired (7 minutes after a crash).
     name = name or f"cya-{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=RECONNECT_WAIT_S)
+    redis = sync_client(settings.redis_url, socket_connect_timeout=RECONNECT_WAIT_S)
     queue = Queue(settings.rq_queue, connection=redis)
     jobs.configure(settings)
     tune_gc()

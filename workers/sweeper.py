@@ -12,7 +12,6 @@ import asyncio
 import logging
 import threading
 
-from redis import Redis
 from rq import Queue
 
 from service.events.backends import open_store
@@ -20,6 +19,7 @@ from service.events.event_store import EventStore
 from service.projections import ratings
 from service.projections.due import overdue
 from service.projections.tournaments import stale_running
+from service.redis_clients import sync_client
 from service.scheduling.idle_games import idle_candidates
 from service.scheduling.job_names import END_IDLE_GAME
 from service.scheduling.rq_scheduler import requeue_lost
@@ -58,7 +58,7 @@ class Sweeper(threading.Thread):
         s = self.settings
         assert s.redis_url
         store = open_store(s.database_url, pool_size=2, max_overflow=0)
-        queue = Queue(s.rq_queue, connection=Redis.from_url(s.redis_url))
+        queue = Queue(s.rq_queue, connection=sync_client(s.redis_url))
         try:
             while not self.stopping.is_set():
                 try:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 import threading
 
-from redis import Redis
 from redis.exceptions import RedisError
 from rq import Queue
 
+from service.redis_clients import sync_client
 from service.scheduling import due_timer
 from service.scheduling.rq_scheduler import enqueue_due
 
@@ -21,7 +21,7 @@ RETRY_S = 1.0  # after a Redis error
 class DueTimer(threading.Thread):
     def __init__(self, redis_url: str, queue_name: str) -> None:
         super().__init__(name="cya-due-timer", daemon=True)
-        self.queue = Queue(queue_name, connection=Redis.from_url(
+        self.queue = Queue(queue_name, connection=sync_client(
             redis_url, socket_connect_timeout=RETRY_S, socket_timeout=RETRY_S))
         self.stopping = threading.Event()
 

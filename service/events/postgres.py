@@ -74,6 +74,13 @@ class PostgresEventStore(EventStore):
         if isinstance(cause, asyncpg.PostgresConnectionError | asyncpg.CannotConnectNowError
                       | asyncpg.InsufficientResourcesError):
             return Fault.UNREACHABLE
+        if isinstance(cause, asyncpg.AdminShutdownError | asyncpg.CrashShutdownError
+                      | asyncpg.ReadOnlySQLTransactionError):
+            # The server is going (a restart, a switchover's demotion, a crash of one of its
+            # backends), or the one reached is a standby (it was demoted under a pooled
+            # connection, or HAProxy has not yet seen the failover): a failover in progress.
+            # No transaction of ours is ever read-only by choice.
+            return Fault.UNREACHABLE
         if isinstance(cause, asyncpg.InternalClientError):
             # A connection left mid-protocol by its server's going ("cannot switch to state
             # 12; another operation is in progress", asyncpg#1069): lost, not a bug of ours.

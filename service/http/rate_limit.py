@@ -28,6 +28,8 @@ from litestar.middleware.rate_limit import (
     RateLimitMiddleware,
 )
 
+from service.redis_clients import async_client
+
 if TYPE_CHECKING:
     from litestar.stores.base import Store
 
@@ -63,9 +65,7 @@ class RedisWindows:
     """Each key's count in its window, in Redis: every API process counts the same requests."""
 
     def __init__(self, url: str) -> None:
-        import redis.asyncio as redis
-
-        self._redis: Any = redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        self._redis: Any = async_client(url, socket_connect_timeout=1, socket_timeout=1)
         self._paused_until = 0.0
 
     async def count(self, key: str, duration: int) -> SharedCount | None:

@@ -13,6 +13,8 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NamedTuple
 
+from service.redis_clients import async_client
+
 CHANNEL_PREFIX = "cya:game:"
 PLAYERS_CHANNEL = "cya:players"  # one channel for every player's news: few messages, one reader
 READ_S = 1.0  # a subscription's longest read: how long it may outlive a cancellation
@@ -66,7 +68,6 @@ class LocalPublisher:
 
 class RedisPublisher:
     def __init__(self, url: str) -> None:
-        import redis.asyncio as redis
         from redis.asyncio.retry import Retry
         from redis.backoff import NoBackoff
         from redis.exceptions import ConnectionError as RedisConnectionError
@@ -78,10 +79,10 @@ class RedisPublisher:
         # on a new one: it failed otherwise, after every subscriber had subscribed again, and
         # a player's news stream never hears of a lost publish (bench/soak.py found a
         # `cya-bot` runner waiting for good). Not after a timeout: that would double the wait.
-        self._redis: Any = redis.from_url(
+        self._redis: Any = async_client(
             url, socket_connect_timeout=1, socket_timeout=1,
             retry=Retry(NoBackoff(), retries=1, supported_errors=(RedisConnectionError,)))
-        self._subscriptions: Any = redis.from_url(url, socket_connect_timeout=1)
+        self._subscriptions: Any = async_client(url, socket_connect_timeout=1)
 
     async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
         if not players:

@@ -19,11 +19,12 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import HistogramMetricFamily
 from redis import Redis
 from redis.exceptions import RedisError
+
+from service.redis_clients import async_client, sync_client
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ class RedisLateness:
         """A blocking round trip (as RQ's enqueue is), in a worker between jobs' commits."""
         late_s = max(late_s, 0.0)
         if self._redis is None:
-            self._redis = Redis.from_url(self.redis_url, socket_connect_timeout=1,
+            self._redis = sync_client(self.redis_url, socket_connect_timeout=1,
                                          socket_timeout=1)
         try:
             with self._redis.pipeline(transaction=False) as pipe:
@@ -110,7 +111,7 @@ class RedisLateness:
             log.warning("clock lateness not recorded: Redis away", exc_info=True)
 
     async def counts(self) -> Counts | None:
-        client = aioredis.from_url(self.redis_url, socket_connect_timeout=READ_TIMEOUT_S,
+        client = async_client(self.redis_url, socket_connect_timeout=READ_TIMEOUT_S,
                                    socket_timeout=READ_TIMEOUT_S, decode_responses=True)
         try:
             raw = await client.hgetall(self.key)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from redis import Redis
 from rq import Queue, Retry
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+from service.redis_clients import sync_client
 from service.scheduling import due_timer
 from service.scheduling.job_names import TAKE_DUE_DECISION
 from service.table.clock import BOT_TURN, DueWork
@@ -68,7 +68,7 @@ class RQScheduler:
     def __init__(self, redis_url: str, queue_name: str, *, bot_delay_ms: int = 0) -> None:
         # A Redis that stops answering must not hold a command for long (redis-py 8's
         # default is 5 seconds).
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        self.redis = sync_client(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
         self.bot_delay_ms = bot_delay_ms
 

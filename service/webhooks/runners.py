@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, Protocol
 
-from redis import Redis
 from rq import Queue, Retry
 
+from service.redis_clients import sync_client
 from service.scheduling.job_names import WEBHOOK_JOB
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class RQRunner:
     a thread as the bot moves' jobs are (`RQScheduler`)."""
 
     def __init__(self, redis_url: str, queue_name: str) -> None:
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        self.redis = sync_client(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
 
     async def run(self, job: str, args: tuple[Any, ...], *, delay_s: float = 0.0,

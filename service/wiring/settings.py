@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from service.events.engine import DEFAULT_DATABASE_URL
+from service.redis_clients import sentinel_target
 from service.webhooks.settings import WebhookSettings
 
 
@@ -125,6 +126,10 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         redis_url = env_text("CYA_REDIS_URL", "") or None
+        try:
+            sentinel_target(redis_url or "")  # a redis+sentinel:// URL that cannot be used
+        except ValueError as exc:
+            raise ConfigError(f"CYA_REDIS_URL: {exc}") from None
         read_from, scheduler = env_renamed("CYA_SCHEDULER", "CYA_DUE_WORK")
         scheduler = scheduler or ("rq" if redis_url else "in_process")
         if scheduler not in SCHEDULERS:

@@ -28,6 +28,12 @@ def wrapped(orig: BaseException) -> Exception:
     (wrapped(asyncpg.UndefinedColumnError("no rated")), Fault.NOT_MIGRATED),
     (asyncpg.ConnectionDoesNotExistError("closed"), Fault.UNREACHABLE),
     (asyncpg.CannotConnectNowError("starting up"), Fault.UNREACHABLE),
+    (asyncpg.AdminShutdownError("terminating connection due to administrator command"),
+     Fault.UNREACHABLE),
+    (asyncpg.CrashShutdownError("terminating connection because of crash of another server "
+                                "process"), Fault.UNREACHABLE),
+    (wrapped(asyncpg.ReadOnlySQLTransactionError("cannot execute INSERT in a read-only "
+                                                 "transaction")), Fault.UNREACHABLE),
     (asyncpg.TooManyConnectionsError("too many"), Fault.UNREACHABLE),
     (asyncpg.InternalClientError("cannot switch to state 12; another operation (2) is in "
                                  "progress"), Fault.UNREACHABLE),

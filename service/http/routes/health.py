@@ -14,6 +14,7 @@ from service.http.context import Runtime, refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 from service.http.schemas.health import Health
+from service.redis_clients import async_client
 from service.scheduling.clock_lateness import exposition
 
 
@@ -30,9 +31,7 @@ async def _database(runtime: Runtime) -> str:
 
 
 async def _redis(url: str) -> str:
-    import redis.asyncio as redis
-
-    client = redis.from_url(url)
+    client = async_client(url)
     try:
         await client.ping()
     finally:

@@ -16,6 +16,7 @@ from typing import Protocol
 from service.events.records import StoredEvent
 from service.pipeline import Pipeline
 from service.projections.tournaments import stale_running, tournament_of_game
+from service.redis_clients import sync_client
 from service.scheduling.job_names import ADVANCE_TOURNAMENT
 from service.table.game import Game
 from service.tournaments.runner.runner import TournamentRunner
@@ -100,10 +101,9 @@ class RQTournaments(_Driver):
 
     def __init__(self, pipeline: Pipeline, redis_url: str, queue_name: str) -> None:
         super().__init__(pipeline)
-        from redis import Redis
         from rq import Queue
 
-        self.redis = Redis.from_url(redis_url, socket_connect_timeout=1, socket_timeout=1)
+        self.redis = sync_client(redis_url, socket_connect_timeout=1, socket_timeout=1)
         self.queue = Queue(queue_name, connection=self.redis)
 
     async def wake(self, tournament_id: str) -> None:
