@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from service.bots import play_game, random_policy
-from service.domain import EndMode, preset
+from service.domain import EndMode, execute, legal_commands, new_game, preset
 from service.domain.cards import card_table
 from service.domain.events import Event, GameEnded, RoundEnded, TurnStarted
+from service.domain.evolve import evolve
 from service.domain.replay import audit
 
 from .test_properties import rulesets
@@ -66,8 +67,26 @@ def test_given_one_forged_field_then_the_audit_names_that_event_or_a_later_one(
 
     finding = audit(log).finding
 
-    assert finding is not None, f"{type(event).__name__}.{name} forged at {i} went unnoticed"
+    if finding is None:  # only a forged choice the rules allow may pass: another legal move
+        assert _a_legal_choice(log, i), (
+            f"{type(event).__name__}.{name} forged at {i} went unnoticed")
+        return
     assert finding.index >= i
+
+
+def _a_legal_choice(log: list[Event], i: int) -> bool:
+    """Whether `log[i]` is what some legal command of its seat starts with, in the game as the
+    log before it leaves it. Such a forgery is a game the rules allow (a Move of another
+    stack that changes nothing, say: hypothesis found one), which no audit can tell from the
+    true one: the players' choices are theirs."""
+    state = new_game(log[0].ruleset)
+    for event in log[:i]:
+        state = evolve(state, event)
+    seat = getattr(log[i], "seat", None)
+    if seat is None:
+        return False
+    return any(execute(state, command, seat)[0][:1] == [log[i]]
+               for command in legal_commands(state, seat))
 
 
 RULESET = preset("advanced_all", 3, end_mode=EndMode.HIGHEST_AFTER_3_ROUNDS)
