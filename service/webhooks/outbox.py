@@ -111,10 +111,9 @@ async def claim_head(store: EventStore, subscription_id: str, game_id: str, leas
 
 
 def _these(messages: list[Message]) -> tuple[sa.ColumnElement[bool], ...]:
-    """The rows of `messages`, all of one game's queue, found by their key (game first)."""
+    """The rows of `messages` (at least one, all of one game's queue), found by their key
+    (game first)."""
     m = webhook_messages.c
-    if not messages:
-        return (sa.false(),)
     return (m.game_id == messages[0].game_id,
             m.message_id.in_([x.message_id for x in messages]))
 
