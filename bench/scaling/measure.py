@@ -1,8 +1,9 @@
 """The timed part of bench/scale.py, against one API server per store size: the same client
 and scripted games as bench/http_api.py, and timed reads of the games already in the store.
 
-The sizes take turns, a slice each, in every round (as bench/http_api.py's phases do), so the
-machine's noise falls on all of them alike; each figure is taken over all rounds."""
+The sizes take turns in every round (as bench/http_api.py's phases do), so the machine's noise
+falls on all of them alike; each figure is taken over all rounds. A size's server runs for its
+turn only: three at once would hold 108 connections, past PostgreSQL's default 100."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ FAMILIES = ("2p", "3-6p")
 class Store:
     """One store size: its server, its scripted games, its filler games to read."""
 
-    def __init__(self, games: int, base: str, filler: list[str]) -> None:
-        self.games, self.base, self.filler = games, base, filler
-        self.load = http_api.Load([base])
+    def __init__(self, games: int, filler: list[str]) -> None:
+        self.games, self.filler = games, filler
+        self.load: http_api.Load  # for each turn (`start`)
         self.players = [pool_key(i) for i in range(pool_size(games))]
         self.latencies: dict[str, list[float]] = {}
         self.rates: list[float] = []
@@ -33,7 +34,9 @@ class Store:
     def keep(self, name: str, values: list[float]) -> None:
         self.latencies.setdefault(name, []).extend(values)
 
-    async def start(self) -> None:
+    async def start(self, base: str) -> None:
+        """A turn on the server at `base`: games to play made, then a warm-up."""
+        self.load = http_api.Load([base])
         self.live = http_api.Games(self.load, await http_api.tables(self.load,
                                                                     4 * http_api.GAMES))
         creator = {"Authorization": f"Bearer {self.players[0]}"}
