@@ -7,6 +7,7 @@
 //
 // Ctrl-C once: no new game, the games in play are played to their end; twice: those games are
 // resigned (a bot of the game's timeout level takes the seat) and the runner stops.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -94,12 +95,13 @@ export function planOf(args: Args): Plan {
 
 /** The bot's function, from its module (a TypeScript one is compiled on the fly by tsx). */
 export async function loadChoose(path: string, name = "choose"): Promise<Choose> {
-  const file = resolve(path);
-  if (/\.[cm]?ts$/.test(file)) {
-    const { register } = await import("tsx/esm/api");
-    register();
-  }
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  if (!existsSync(path)) throw new UsageError(`${path}: no such file`);
+  const url = pathToFileURL(resolve(path)).href;
+  // tsx's scoped import compiles the bot (and what it imports), ESM or CommonJS as its package
+  // says, and leaves every other import to Node.
+  const module = (/\.[cm]?tsx?$/.test(url)
+    ? await import("tsx/esm/api").then(({ tsImport }) => tsImport(url, import.meta.url))
+    : await import(url)) as Record<string, unknown>;
   const fallback = module.default as Record<string, unknown> | undefined;
   const found = module[name] ?? fallback?.[name] ?? (name === "choose" ? fallback : undefined);
   if (typeof found !== "function") throw new UsageError(`${path} exports no function ${name}(view, legal)`);
