@@ -168,13 +168,24 @@ export class Session {
     try {
       return await this.fetcher(this.url(call), {
         method: call.method, headers, body,
-        signal: signal ? AbortSignal.any([signal, limit]) : limit,
+        signal: signal ? anyOf(signal, limit) : limit,
       });
     } catch (error) {
       if (isAbort(error) && signal?.aborted) throw signal.reason ?? error;
       throw error;
     }
   }
+}
+
+/** A signal aborted with the first of two (`AbortSignal.any`, where the runtime has it). */
+function anyOf(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  const both = new AbortController();
+  for (const one of [a, b]) {
+    if (one.aborted) both.abort(one.reason);
+    else one.addEventListener("abort", () => both.abort(one.reason), { once: true });
+  }
+  return both.signal;
 }
 
 async function read(call: Call, response: Response): Promise<unknown> {

@@ -6,71 +6,13 @@
 // The news stream is read in one loop; lobby work that waits (starting a game once its seats
 // are full, scanning the lobby for open seats) runs beside it. It runs in Node and browsers.
 import type { Client } from "../client.js";
-import type { Command, GameSummary, GameView, News, NewsGameFinished, Turn } from "../models.js";
+import type { Command, GameSummary, News, NewsGameFinished, Turn } from "../models.js";
 import { NotYourDecision, ProblemError, RuleViolation, StaleVersion } from "../problems.js";
 import { sleep } from "../transport.js";
+import { type Choose, type GameRecord, type GameResult, newRecord, type Plan, type RunnerHooks } from "./plan.js";
 
-export type Choose = (view: GameView, legal: Command[]) => Command | Promise<Command>;
-
-export interface GameRecord {
-  gameId: string;
-  seat: number;
-  started: boolean;
-  /** The version of the last turn acted on: older news is stale. */
-  actedAt: number;
-  decisions: number;
-  errors: number;
-  /** Commands the game had moved past (a clock ran out): not the bot's fault. */
-  stale: number;
-  /** When the runner saw the game start (ms, `performance.now()`). */
-  startedAt: number | null;
-}
-
-export interface GameResult {
-  gameId: string;
-  seat: number;
-  winners: number[];
-  totals: number[];
-  decisions: number;
-  errors: number;
-  won: boolean;
-  score: number;
-  /** From the start the runner saw to its end, in ms (null: its start was not seen). */
-  durationMs: number | null;
-}
-
-/** Which games to play: `new` games of `players` seats with `bots`, one after another
- * (`parallel` at once); or the game `join`; or, with `accept`, every seat it is given and open
- * seats of public games. `games`: stop after that many finished (null: never). */
-export interface Plan {
-  new: boolean;
-  players: number;
-  bots: string[];
-  endMode: string;
-  edition: string | null;
-  games: number | null;
-  parallel: number;
-  join: string | null;
-  accept: boolean;
-  public: boolean;
-}
-
-export const defaultPlan = (plan: Partial<Plan>): Plan => ({
-  new: false, players: 4, bots: [], endMode: "quick", edition: null, games: null, parallel: 1,
-  join: null, accept: false, public: true, ...plan,
-});
-
-export interface RunnerHooks {
-  onResult?: (result: GameResult) => void;
-  onDecision?: (record: GameRecord) => void;
-  onStart?: (record: GameRecord) => void;
-  /** A failure the runner got past (logged by the command line); `console.warn` by default. */
-  onTrouble?: (message: string, error?: unknown) => void;
-}
-
-export const newRecord = (gameId: string, seat: number, started = false): GameRecord => ({
-  gameId, seat, started, actedAt: -1, decisions: 0, errors: 0, stale: 0, startedAt: started ? performance.now() : null,
-});
+export * from "./plan.js";
+export { resignAll } from "./resign.js";
 
 export class Runner {
   readonly games = new Map<string, GameRecord>();
@@ -362,36 +304,5 @@ export class Runner {
         if (!(error instanceof ProblemError)) throw error; // taken meanwhile, or started
       }
     }
-  }
-}
-
-/** Give up every game of the runner: leave those still in the lobby, resign the others.
- *
- * A game the runner has not heard start may have been dealt a moment ago (its news not read
- * yet): the server refuses to let its seat go by leaving (`already_started`), so it is resigned
- * instead. Otherwise the seat would hold the game until it is abandoned. */
-export async function resignAll(client: Client, runner: Runner, say: (line: string) => void = console.log): Promise<void> {
-  for (const record of [...runner.games.values()]) {
-    try {
-      if (!record.started && (await left(client, record))) {
-        say(`left game ${record.gameId} before its start`);
-        continue;
-      }
-      await client.games.resign(record.gameId);
-      say(`resigned game ${record.gameId}: a bot plays seat ${record.seat} to the end`);
-    } catch (error) {
-      say(`game ${record.gameId}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-}
-
-/** Leave the game; false if it has started meanwhile (it must be resigned). */
-async function left(client: Client, record: GameRecord): Promise<boolean> {
-  try {
-    await client.games.leave(record.gameId);
-    return true;
-  } catch (error) {
-    if (error instanceof RuleViolation && error.rule === "already_started") return false;
-    throw error;
   }
 }
