@@ -139,6 +139,14 @@ export const BY_CODE = {
 /** Every code this client has a class for. */
 export type ProblemCode = keyof typeof BY_CODE;
 
+/** A problem of a known code, discriminated by it: after `isKnownProblem(e)`,
+ * `switch (e.code) { case "stale_version": … }` is checked by the compiler. */
+export type KnownProblem = { [K in ProblemCode]: InstanceType<(typeof BY_CODE)[K]> & { readonly code: K } }[ProblemCode];
+
+export function isKnownProblem(error: unknown): error is KnownProblem {
+  return error instanceof ProblemError && Object.hasOwn(BY_CODE, error.code);
+}
+
 /** `Retry-After` in seconds (the delta form; an HTTP date counts from now). */
 export function retryAfterOf(headers: Headers): number | null {
   const value = headers.get("retry-after");

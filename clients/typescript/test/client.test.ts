@@ -125,3 +125,36 @@ test("given a player's news, it tells of every game and resumes after the last i
   controller.abort();
   await dan.games.resign(game.game_id);
 });
+
+test("given a connection that drops mid-stream, the stream reopens after the last event, none lost or repeated", async () => {
+  const { client } = await player("eve");
+  const game = await client.games.create(newGame(2, [], { join: false, bots: [{ level: "random" }, { level: "random" }] }));
+  await client.games.start(game.game_id);
+  let opened = 0;
+  // The first answer is cut after 2 KB, as a dropped connection cuts it.
+  const dropping = async (url: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(url, init);
+    if (!url.includes("/events") || opened++ > 0) return response;
+    const reader = response.body!.getReader();
+    let sent = 0;
+    const cut = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done || sent > 2048) {
+          await reader.cancel();
+          controller.error(new TypeError("terminated"));
+          return;
+        }
+        sent += value.length;
+        controller.enqueue(value);
+      },
+    });
+    return new Response(cut, { status: response.status, headers: response.headers });
+  };
+  const watcher = new Bare(SERVER, client.apiKey, { fetch: dropping });
+  const events: StreamEvent[] = [];
+  for await (const item of watcher.follow.stream(game.game_id)) events.push(item);
+  assert.equal(opened, 2, "reopened once");
+  assert.deepEqual(events.map((e) => e.version), events.map((_, i) => i + 1));
+  assert.equal(events.at(-1)!.event.type, "game_ended");
+});

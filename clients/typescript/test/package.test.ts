@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
-  BY_CODE, Client, DOCUMENTED_PROBLEMS, OPERATIONS, ProblemError, RuleViolation, SseParser, problemOf,
+  BY_CODE, Client, DOCUMENTED_PROBLEMS, isKnownProblem, OPERATIONS, ProblemError, RuleViolation, SseParser, problemOf,
 } from "../src/index.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -52,8 +52,10 @@ test("given a problem answer, the error is its code's class with its fields; an 
   assert.ok(error instanceof RuleViolation);
   assert.equal(error.rule, "not_in_hand");
   assert.deepEqual(error.legalCommands, [{ type: "concede" }]);
+  assert.ok(isKnownProblem(error) && error.code === "rule_violation");
   const unknown = await problemOf(new Response(JSON.stringify({ ...body, code: "new_code" }), { status: 422 }));
   assert.equal(unknown.constructor, ProblemError);
+  assert.ok(!isKnownProblem(unknown));
   const bare = await problemOf(new Response("<html>bad gateway</html>", { status: 502, headers: { "Retry-After": "7" } }));
   assert.equal(bare.code, "http_502");
   assert.equal(bare.retryAfter, 7);
