@@ -5,26 +5,15 @@ requests a minute, for 503s and 429s). `npm ci` first when its node_modules are 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.processes import running_apis
+from tests.typescript import npm_ci
 
 from .conftest import Server, embedded_env, sqlite_url
-
-PACKAGE = Path(__file__).resolve().parents[2] / "clients" / "typescript"
-
-
-def _npm_ci() -> None:
-    if (PACKAGE / "node_modules" / ".package-lock.json").exists():
-        return
-    done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=PACKAGE,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +26,10 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_given_real_servers_then_the_typescript_suite_passes(embedded: Server, broken: str):
-    assert shutil.which("node") and shutil.which("npm"), "Node 20 and npm are needed"
-    _npm_ci()
-    tests = sorted(str(p.relative_to(PACKAGE)) for p in (PACKAGE / "test").glob("*.test.ts"))
+    package = npm_ci()
+    tests = sorted(str(p.relative_to(package)) for p in (package / "test").glob("*.test.ts"))
     env = {**os.environ, "CYA_TEST_URL": embedded.url, "CYA_TEST_BROKEN_URL": broken}
-    done = subprocess.run(["node", "--import", "tsx", "--test", *tests], cwd=PACKAGE, env=env,
+    done = subprocess.run(["node", "--import", "tsx", "--test", *tests], cwd=package, env=env,
                           capture_output=True, text=True, timeout=180)
     report = done.stdout + done.stderr
     assert done.returncode == 0, report
