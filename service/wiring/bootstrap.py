@@ -11,6 +11,7 @@ from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.ratings import RateFinishedGames
+from service.receipts import ReceiptSigner, load_key_ring
 from service.scheduling.clock_lateness import ClockLateness
 from service.tournaments.runner.drivers import TournamentDriver
 from service.webhooks.dispatch import Webhooks
@@ -37,6 +38,9 @@ class Services:
         self.publisher: Publisher = (
             RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
         )
+        self.receipt_keys = load_key_ring(settings.receipt_keys, settings.receipt_keys_path)
+        # None when turned off (`CYA_RECEIPTS=0`): answers carry `receipt: null`.
+        self.receipts = ReceiptSigner(self.receipt_keys) if settings.receipts else None
         cache = StateCache(settings.state_cache_size) if settings.state_cache else None
         self.pipeline = Pipeline(self.store, cache=cache, publisher=self.publisher,
                                  hooks=functools.partial(self._hooks, scheduler),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, get
 from litestar.params import Parameter
 
@@ -13,6 +14,7 @@ from service.http import examples
 from service.http.context import Authed, Runtime, authenticate, runtime_of, seated
 from service.http.problems import forbidden, problem_responses
 from service.http.schemas.parameters import GameId
+from service.http.schemas.play import TurnOut
 from service.players.directory import Player
 from service.table.game import Game
 from service.table.turns import Turn, turn_of
@@ -30,7 +32,7 @@ class TurnController(Controller):
          "your legal commands, all at one version. Waits (up to `timeout` seconds) until the "
          "decision is yours or the game ends, then answers at once; after the timeout it "
          "answers as the game stands. Waiting calls do not count against your rate limit.",
-         responses={200: examples.ok(Turn, "Seat 0 to act", "turn",
+         responses={200: examples.ok(TurnOut, "Seat 0 to act", "turn",
                                      "Your turn (the decision is yours when `legal_commands` "
                                      "is not empty)."),
                     **problem_responses(400, 401, 403, 404, 429)}, opt=WAITS)
@@ -40,7 +42,7 @@ class TurnController(Controller):
             ge=0, le=60, description="The longest to wait for your decision, in seconds (the "
             "server caps it at its long-poll maximum, 30 s unless configured otherwise); 0 "
             "answers at once.")] = 25.0,
-    ) -> Turn:
+    ) -> TurnOut:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline
         game, seat = await seated(pipeline, game_id, player)
@@ -50,7 +52,7 @@ class TurnController(Controller):
         turn = turn_of(game, seat)
         wait = min(timeout, runtime.settings.long_poll_max_seconds)
         if _settled(turn) or wait <= 0:
-            return turn
+            return _answer(runtime, game, turn)
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         async with runtime.feeds.follow(game_id) as feed:
@@ -66,7 +68,13 @@ class TurnController(Controller):
                 turn = turn_of(game, seat)
                 if feed.ended:  # nothing follows: answer as it stands
                     break
-        return turn
+        return _answer(runtime, game, turn)
+
+
+def _answer(runtime: Runtime, game: Game, turn: Turn) -> TurnOut:
+    """The turn with the receipt for its version: the folded game's own chain head."""
+    return TurnOut(**msgspec.structs.asdict(turn),
+                   receipt=runtime.receipt(game.game_id, game.version, game.last_hash))
 
 
 def _settled(turn: Turn) -> bool:

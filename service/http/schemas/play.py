@@ -15,11 +15,13 @@ from service.http.schemas.descriptions import (
     AWAITING_DOC,
     DEADLINE_DOC,
     GAME_ID_DOC,
+    RECEIPT_DOC,
     SEAT_DOC,
     VERSION_DOC,
 )
 from service.http.schemas.events import EventOut
-from service.table.turns import GameStatus
+from service.receipts import Receipt
+from service.table.turns import GameStatus, Turn
 
 
 class ViewOut(msgspec.Struct):
@@ -77,6 +79,16 @@ class CommandResult(msgspec.Struct):
             " answer, a face-down pile card, a round's end), so those events are left out, and"
             " so is whether they would happen. False otherwise."),
     ]
+    receipt: Annotated[Receipt | None, doc(
+        "The server's signed receipt for the log at `version` (docs/receipts.md): keep it."
+        " Null for a dry run (nothing was stored), or when the operator turned receipts off.")]
+
+
+class TurnOut(Turn):
+    """Your turn, as `GET /v1/games/{game_id}/turn` returns it: everything a seat needs to
+    decide, read at one version, and the receipt for that version."""
+
+    receipt: Annotated[Receipt | None, doc(RECEIPT_DOC)]
 
 
 class StateOut(msgspec.Struct):
