@@ -39,6 +39,7 @@ OPERATIONS = {
     "getTurn": "play.turn", "postCommand": "play.send", "getView": "play.view",
     "getLegalCommands": "play.legal_commands",
     "listEvents": "follow.events", "getHistory": "audit.history",
+    "listReceiptKeys": "audit.receipt_keys",
     "getHistoryPage": "audit.history_page", "getStateAt": "audit.state",
     "verifyGame": "audit.verify", "listRulesets": "rulesets.catalogue",
     "getLeaderboard": "ratings.leaderboard", "getPlayer": "ratings.player",
