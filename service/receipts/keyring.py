@@ -41,7 +41,7 @@ class KeyRingError(ValueError):
     """A key ring that cannot be used; the message says why."""
 
 
-class KeyEntry(msgspec.Struct, forbid_unknown_fields=True):
+class KeyEntry(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     private_key: Annotated[str, _HEX32] | None = None
     public_key: Annotated[str, _HEX32] | None = None
     created_at: datetime | None = None

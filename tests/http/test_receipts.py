@@ -6,27 +6,35 @@ key alone."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
 
+import httpx
 import msgspec
 import sqlalchemy as sa
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cya_client.models import Receipt, ReceiptKeys
 from cya_client.receipts import (
     agrees,
     chain_hashes,
     check_statement,
     history_lines,
+    receipt_message,
     statement_of,
     verify_receipt,
 )
 
 from service.events.chain import event_hash
 from service.events.engine import create_engine
+from service.events.migrate import upgrade
 from service.events.tables import events
+from service.receipts.keyring import new_key_ring_document, rotated
+from service.wiring.settings import Settings
 
 from .api import Api, Player
+from .conftest import serve, stop
 
 
 def _receipt(raw: Any) -> Receipt:
@@ -134,7 +142,7 @@ async def test_given_a_running_game_then_no_chain_hash_or_salt_is_ever_sent(api)
 
 
 async def test_given_a_receipt_then_it_verifies_for_its_own_game_version_and_seal_only(api):
-    game_id, seats, got, _ = await _played(api)
+    _, _, got, _ = await _played(api)
     other_id, other_seats, _, _ = await _played(api)
     keys = msgspec.convert((await api.http.get("/v1/receipt-keys")).json(), ReceiptKeys)
     receipt = _receipt(next(raw for path, _, raw in got if path == "command"))
@@ -205,3 +213,90 @@ async def test_given_a_log_rewritten_in_the_database_then_the_statement_proves_t
             pass
     assert statement_of(kept, history_lines(before.content),
                         before.headers["Cya-Receipt-Salt"], keys) is None  # they agreed
+
+
+# -- keys: kept across a restart, rotated, and receipts turned off --------------------------
+
+
+async def _one_command(url: str) -> tuple[Receipt, ReceiptKeys]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        api = Api(client)
+        alice, bob = await api.player("alice"), await api.player("bob")
+        game_id = await api.game(alice, [bob])
+        seats = await api.seats(game_id, [alice, bob])
+        answer = await api.step(game_id, seats, random.Random(1))
+        assert answer is not None
+        keys = msgspec.convert((await client.get("/v1/receipt-keys")).json(), ReceiptKeys)
+        return msgspec.convert(answer["receipt"], Receipt), keys
+
+
+async def test_given_the_embedded_default_then_a_restart_keeps_the_key_and_old_receipts_verify(
+        tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
+    await asyncio.to_thread(upgrade, url)  # it runs a loop of its own
+    first = serve(Settings(database_url=url))
+    try:
+        before, keys_before = await _one_command(first.url)
+    finally:
+        stop(first)
+    kept = tmp_path / "cya.sqlite3-receipt-keys.json"
+    assert kept.exists() and kept.stat().st_mode & 0o077 == 0  # its owner's alone
+
+    second = serve(Settings(database_url=url))
+    try:
+        after, keys_after = await _one_command(second.url)
+    finally:
+        stop(second)
+
+    assert keys_after == keys_before and after.key_id == before.key_id
+    assert verify_receipt(before, keys_after)
+
+
+async def test_given_a_rotated_key_then_old_receipts_verify_with_the_retired_key_and_new_ones_use_the_new(  # noqa: E501
+        tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
+    await asyncio.to_thread(upgrade, url)  # it runs a loop of its own
+    ring = new_key_ring_document()
+    first = serve(Settings(database_url=url, receipt_keys=ring.decode()))
+    try:
+        old, _ = await _one_command(first.url)
+    finally:
+        stop(first)
+
+    second = serve(Settings(database_url=url, receipt_keys=rotated(ring).decode()))
+    try:
+        new, keys = await _one_command(second.url)
+    finally:
+        stop(second)
+
+    assert new.key_id == keys.signing_key_id != old.key_id
+    retired = next(k for k in keys.keys if k.key_id == old.key_id)
+    assert retired.retired_at is not None and keys.keys[0].retired_at is None
+    assert verify_receipt(old, keys) and verify_receipt(new, keys)
+    # A receipt made with a key of the right id but another secret is a forgery.
+    forger = Ed25519PrivateKey.generate()
+    forged = msgspec.structs.replace(new, signature=forger.sign(receipt_message(new)).hex())
+    assert not verify_receipt(forged, keys)
+
+
+async def test_given_receipts_turned_off_then_answers_carry_null_and_the_keys_stay_listed(
+        tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cya.sqlite3'}"
+    await asyncio.to_thread(upgrade, url)  # it runs a loop of its own
+    live = serve(Settings(database_url=url, receipts=False))
+    try:
+        async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
+            api = Api(client)
+            alice, bob = await api.player("alice"), await api.player("bob")
+            game_id = await api.game(alice, [bob])
+            seats = await api.seats(game_id, [alice, bob])
+            answer = await api.step(game_id, seats, random.Random(1))
+            page = await api.get(alice, f"/v1/games/{game_id}/events")
+            turn = await api.get(alice, f"/v1/games/{game_id}/turn", params={"timeout": 0})
+            keys = await client.get("/v1/receipt-keys")
+    finally:
+        stop(live)
+
+    assert answer is not None and answer["receipt"] is None
+    assert page.json()["receipt"] is None and turn.json()["receipt"] is None
+    assert keys.status_code == 200 and keys.json()["keys"]
