@@ -268,7 +268,8 @@ def _cors(origins: tuple[str, ...]) -> CORSConfig | None:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                        "If-None-Match", "Last-Event-ID"],
         expose_headers=["ETag", "Retry-After", "RateLimit-Policy", "RateLimit-Limit",
-                        "RateLimit-Remaining", "RateLimit-Reset"],
+                        "RateLimit-Remaining", "RateLimit-Reset", "Cya-Receipt",
+                        "Cya-Receipt-Salt"],
     )
 
 
