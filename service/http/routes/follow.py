@@ -70,7 +70,8 @@ class EventsOperation(Operation):
                 "`: heartbeat` comments when idle): the event, and whose decision the game "
                 "waits for after it.",
                 all_of=[Reference(ref="#/components/schemas/EventOut"), Schema(
-                    type=OpenAPIType.OBJECT, required=["awaiting", "deadline"], properties={
+                    type=OpenAPIType.OBJECT, required=["awaiting", "deadline", "receipt"],
+                    properties={
                         "awaiting": Schema(type=OpenAPIType.ARRAY,
                                            items=Schema(type=OpenAPIType.INTEGER),
                                            description="The seats whose decision the game "
@@ -79,7 +80,13 @@ class EventsOperation(Operation):
                             Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
                             Schema(type=OpenAPIType.NULL)],
                             description="When that decision times out (turn clock); null "
-                            "without a clock, or for a bot's decision.")})]),
+                            "without a clock, or for a bot's decision."),
+                        "receipt": Schema(one_of=[
+                            Reference(ref="#/components/schemas/Receipt"),
+                            Schema(type=OpenAPIType.NULL)],
+                            description="The server's signed receipt for the log at this "
+                            "event's version (docs/receipts.md); null only when the operator "
+                            "turned receipts off.")})]),
                 example=_STREAM_EXAMPLE)
 
 
