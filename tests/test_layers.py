@@ -33,8 +33,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.players": {"service.events"},
     # Redis clients from the one URL (a server, or Sentinel's master): ours, nothing.
     "service.redis_clients": set(),
-    # Signed receipts: keys and signing over a chain hash it is handed; ours, nothing.
-    "service.receipts": set(),
+    # Signed receipts: keys and signing over a chain hash it is handed, into the table's
+    # `Receipt` (a shape the pure `Turn` carries).
+    "service.receipts": {"service.table"},
     "service.pipeline": {"service.domain", "service.table", "service.events",
                          "service.projections", "service.redis_clients"},
     "service.audit": {"service.domain", "service.table", "service.events",

@@ -23,9 +23,9 @@ from service.domain import (
 )
 from service.domain.commands import FormSet
 from service.http.schemas.events import EventOut, EventPage
-from service.http.schemas.play import CommandResult, LegalCommands, TurnOut, ViewOut
+from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
 from service.receipts import KeyRing, Receipt, ReceiptSigner
-from service.table.turns import GameStatus
+from service.table.turns import GameStatus, Turn
 
 NEW_GAME = [
     Example(summary="You and three bots, quick game",
@@ -93,8 +93,8 @@ def _play_examples() -> dict[str, dict[str, Any]]:
                             seen(_LOBBY_EVENTS + 1, deal), next_after=version,
                             awaiting=list(after.pending_seats()), deadline=None,
                             receipt=example_receipt(version)),
-        "turn": TurnOut(_GAME_ID, version, GameStatus.PLAYING, seat, [seat], None,
-                        player_view(state, seat), legal, example_receipt(version)),
+        "turn": Turn(_GAME_ID, version, GameStatus.PLAYING, seat, [seat], None,
+                     player_view(state, seat), legal, example_receipt(version)),
     }
     return {name: msgspec.to_builtins(answer) for name, answer in answers.items()}
 

@@ -18,6 +18,7 @@ from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.table.clock import deadline
 from service.table.game import Game
+from service.table.receipt import Receipt
 
 
 class GameStatus(enum.StrEnum):
@@ -55,6 +56,9 @@ class Turn(msgspec.Struct):
     legal_commands: Annotated[list[SeatCommand], doc(
         "Every command you may send now, each ready to post to `POST /commands` as it is; "
         "empty while the game waits for another seat or is not being played.")]
+    receipt: Annotated[Receipt | None, doc(
+        "`GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md);"
+        " keep it. Null when the operator turned receipts off, and in a `your_turn` news.")] = None
 
     @property
     def mine(self) -> bool:

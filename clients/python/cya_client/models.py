@@ -1957,6 +1957,9 @@ class Turn(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Every command you may send now, each ready to post to `POST /commands` as it is; empty while
     #: the game waits for another seat or is not being played.
     legal_commands: list[Command]
+    #: `GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md); keep
+    #: it. Null when the operator turned receipts off, and in a `your_turn` news.
+    receipt: Receipt | None
     #: Your seat.
     seat: int
     #: `lobby` before the deal, `playing` or `finished`.
@@ -1976,34 +1979,6 @@ class TurnEnded(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="typ
     auto: bool
     #: The seat whose turn ended.
     seat: int
-
-
-class TurnOut(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """
-    Your turn, as `GET /v1/games/{game_id}/turn` returns it: everything a seat needs to decide, read
-    at one version, and the receipt for that version.
-    """
-    #: The seats whose decision the game waits for: yours when `legal_commands` is not empty.
-    awaiting: list[int]
-    #: When your decision times out (turn clock); null without a clock or when the decision is not
-    #: yours.
-    deadline: datetime | None
-    #: The game's id.
-    game_id: str
-    #: Every command you may send now, each ready to post to `POST /commands` as it is; empty while
-    #: the game waits for another seat or is not being played.
-    legal_commands: list[Command]
-    #: The server's signed receipt for the log at the version this answer brings you to
-    #: (docs/receipts.md): keep it. Null only when the operator turned receipts off.
-    receipt: Receipt | None
-    #: Your seat.
-    seat: int
-    #: `lobby` before the deal, `playing` or `finished`.
-    status: GameStatus
-    #: The game's version: the number of events in its log.
-    version: int
-    #: The game as you may see it; null before the deal.
-    view: GameView | None
 
 
 class TurnOver(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="turn_over"):

@@ -25,7 +25,7 @@ import httpx
 import msgspec
 
 from cya_client.errors import ProblemError, problem_of, retry_after_of
-from cya_client.models import CommandResult, EventPage, HistoryPage, TurnOut
+from cya_client.models import CommandResult, EventPage, HistoryPage, Turn
 from cya_client.receipts import ReceiptBox
 
 T = TypeVar("T")
@@ -33,7 +33,7 @@ USER_AGENT = "cya-client/0.1"
 RETRYABLE_STATUS = frozenset({429, 503})
 _encoder = msgspec.json.Encoder()
 # The answers that carry a receipt (stream items too: `streams.StreamEvent`).
-RECEIPTED = (CommandResult, EventPage, HistoryPage, TurnOut)
+RECEIPTED = (CommandResult, EventPage, HistoryPage, Turn)
 _decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 

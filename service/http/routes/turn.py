@@ -14,7 +14,6 @@ from service.http import examples
 from service.http.context import Authed, Runtime, authenticate, runtime_of, seated
 from service.http.problems import forbidden, problem_responses
 from service.http.schemas.parameters import GameId
-from service.http.schemas.play import TurnOut
 from service.players.directory import Player
 from service.table.game import Game
 from service.table.turns import Turn, turn_of
@@ -32,7 +31,7 @@ class TurnController(Controller):
          "your legal commands, all at one version. Waits (up to `timeout` seconds) until the "
          "decision is yours or the game ends, then answers at once; after the timeout it "
          "answers as the game stands. Waiting calls do not count against your rate limit.",
-         responses={200: examples.ok(TurnOut, "Seat 0 to act", "turn",
+         responses={200: examples.ok(Turn, "Seat 0 to act", "turn",
                                      "Your turn (the decision is yours when `legal_commands` "
                                      "is not empty)."),
                     **problem_responses(400, 401, 403, 404, 429)}, opt=WAITS)
@@ -42,7 +41,7 @@ class TurnController(Controller):
             ge=0, le=60, description="The longest to wait for your decision, in seconds (the "
             "server caps it at its long-poll maximum, 30 s unless configured otherwise); 0 "
             "answers at once.")] = 25.0,
-    ) -> TurnOut:
+    ) -> Turn:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline
         game, seat = await seated(pipeline, game_id, player)
@@ -71,10 +70,10 @@ class TurnController(Controller):
         return _answer(runtime, game, turn)
 
 
-def _answer(runtime: Runtime, game: Game, turn: Turn) -> TurnOut:
+def _answer(runtime: Runtime, game: Game, turn: Turn) -> Turn:
     """The turn with the receipt for its version: the folded game's own chain head."""
-    return TurnOut(**msgspec.structs.asdict(turn),
-                   receipt=runtime.receipt(game.game_id, game.version, game.last_hash))
+    return msgspec.structs.replace(
+        turn, receipt=runtime.receipt(game.game_id, game.version, game.last_hash))
 
 
 def _settled(turn: Turn) -> bool:

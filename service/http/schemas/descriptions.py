@@ -8,5 +8,3 @@ VERSION_DOC = "The game's version: the number of events in its log."
 AWAITING_DOC = "The seats whose decision the game waits for; empty when it waits for none."
 DEADLINE_DOC = ("When the pending decision times out (turn clock); null without a clock, for a"
                 " bot's decision, or when no decision is pending.")
-RECEIPT_DOC = ("The server's signed receipt for the log at the version this answer brings you to"
-               " (docs/receipts.md): keep it. Null only when the operator turned receipts off.")

@@ -15,13 +15,12 @@ from service.http.schemas.descriptions import (
     AWAITING_DOC,
     DEADLINE_DOC,
     GAME_ID_DOC,
-    RECEIPT_DOC,
     SEAT_DOC,
     VERSION_DOC,
 )
 from service.http.schemas.events import EventOut
 from service.receipts import Receipt
-from service.table.turns import GameStatus, Turn
+from service.table.turns import GameStatus
 
 
 class ViewOut(msgspec.Struct):
@@ -82,13 +81,6 @@ class CommandResult(msgspec.Struct):
     receipt: Annotated[Receipt | None, doc(
         "The server's signed receipt for the log at `version` (docs/receipts.md): keep it."
         " Null for a dry run (nothing was stored), or when the operator turned receipts off.")]
-
-
-class TurnOut(Turn):
-    """Your turn, as `GET /v1/games/{game_id}/turn` returns it: everything a seat needs to
-    decide, read at one version, and the receipt for that version."""
-
-    receipt: Annotated[Receipt | None, doc(RECEIPT_DOC)]
 
 
 class StateOut(msgspec.Struct):

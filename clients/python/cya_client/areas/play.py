@@ -4,14 +4,14 @@ yours), commands, and the view and legal commands on their own."""
 from __future__ import annotations
 
 from cya_client.areas.base import Area, AsyncArea, path
-from cya_client.models import Command, CommandResult, LegalCommands, TurnOut, ViewOut
+from cya_client.models import Command, CommandResult, LegalCommands, Turn, ViewOut
 from cya_client.transport import Call, decoder
 
 TURN_WAIT = 25.0  # the server caps a wait at its long-poll maximum (30 s by default)
 
 
-def turn(game_id: str, timeout: float) -> Call[TurnOut]:
-    return Call("GET", path(game_id, "/turn"), TurnOut, params={"timeout": timeout},
+def turn(game_id: str, timeout: float) -> Call[Turn]:
+    return Call("GET", path(game_id, "/turn"), Turn, params={"timeout": timeout},
                 waits=timeout)
 
 
@@ -47,7 +47,7 @@ def _view(raw: bytes) -> ViewOut:
 
 
 class Play(Area):
-    def turn(self, game_id: str, timeout: float = TURN_WAIT) -> TurnOut:
+    def turn(self, game_id: str, timeout: float = TURN_WAIT) -> Turn:
         """Your view, status, whose decision it is, its deadline and your legal commands, at
         one version. Waits up to `timeout` seconds until the decision is yours or the game
         ends. Waiting does not count against the rate limit."""
@@ -74,7 +74,7 @@ class Play(Area):
 
 
 class AsyncPlay(AsyncArea):
-    async def turn(self, game_id: str, timeout: float = TURN_WAIT) -> TurnOut:
+    async def turn(self, game_id: str, timeout: float = TURN_WAIT) -> Turn:
         return await self._s.run(turn(game_id, timeout))
 
     async def send(self, game_id: str, command: Command, *, idempotency_key: str | None = None,

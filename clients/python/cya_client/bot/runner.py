@@ -32,7 +32,6 @@ from cya_client.models import (
     NewsSeated,
     NewsYourTurn,
     Turn,
-    TurnOut,
 )
 
 Choose = Callable[[GameView, list[Command]], Command]
@@ -186,7 +185,7 @@ class Runner:
 
     # -- one decision -----------------------------------------------------------------------
 
-    def decide(self, record: GameRecord, turn: Turn | TurnOut) -> None:
+    def decide(self, record: GameRecord, turn: Turn) -> None:
         """Choose and send one command for `turn`, unless it is stale or not ours."""
         if turn.version <= record.acted_at or not turn.legal_commands or turn.view is None:
             return
@@ -200,7 +199,7 @@ class Runner:
             command = turn.legal_commands[0]
         self._send(record, turn, command)
 
-    def _send(self, record: GameRecord, turn: Turn | TurnOut, command: Command) -> None:
+    def _send(self, record: GameRecord, turn: Turn, command: Command) -> None:
         try:
             self.client.play.send(record.game_id, command, if_match=turn.version)
             record.decisions += 1
