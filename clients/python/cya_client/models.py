@@ -612,8 +612,8 @@ class EventPage(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: the page is empty.
     next_after: int
     #: The server's signed receipt for the log at `next_after`, the version this page brings you to
-    #: (docs/receipts.md): keep it. Null when `next_after` is 0 (no event yet), or when the operator
-    #: turned receipts off.
+    #: (docs/receipts.md): keep it. Null when no event is at `next_after` (0, or past the log's
+    #: end), or when the operator turned receipts off.
     receipt: Receipt | None
     #: The game's current version: the number of events in its log.
     version: int

@@ -53,5 +53,5 @@ class EventPage(msgspec.Struct):
     deadline: Annotated[datetime | None, doc(DEADLINE_DOC)]
     receipt: Annotated[Receipt | None, doc(
         "The server's signed receipt for the log at `next_after`, the version this page brings"
-        " you to (docs/receipts.md): keep it. Null when `next_after` is 0 (no event yet), or"
-        " when the operator turned receipts off.")]
+        " you to (docs/receipts.md): keep it. Null when no event is at `next_after` (0, or"
+        " past the log's end), or when the operator turned receipts off.")]
