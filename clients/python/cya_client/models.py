@@ -1958,8 +1958,9 @@ class Turn(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: the game waits for another seat or is not being played.
     legal_commands: list[Command]
     #: `GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md); keep
-    #: it. Null when the operator turned receipts off, and in a `your_turn` news.
-    receipt: Receipt | None
+    #: it. Left out in a `your_turn` news and a bot endpoint's turn, and when the operator turned
+    #: receipts off.
+    receipt: Receipt | UnsetType | None = UNSET
     #: Your seat.
     seat: int
     #: `lobby` before the deal, `playing` or `finished`.

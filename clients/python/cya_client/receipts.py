@@ -217,8 +217,9 @@ class ReceiptBox:
             raise ReceiptError(f"not a game id: {game_id!r}")
         return self.directory / f"{game_id}.receipts.ndjson"
 
-    def keep(self, receipt: Receipt | None) -> None:
-        if receipt is None:
+    def keep(self, receipt: object) -> None:
+        """Keeps `receipt`; anything else (None, a field left out) is ignored."""
+        if not isinstance(receipt, Receipt):
             return
         with self._lock:
             seen = self._seen.get(receipt.game_id)
