@@ -29,7 +29,7 @@ export const OPERATIONS = {
   getLegalCommands: "play.legalCommands",
   listEvents: "follow.events", getHistory: "audit.history",
   getHistoryPage: "audit.historyPage", getStateAt: "audit.state",
-  verifyGame: "audit.verify", listRulesets: "rulesets.catalogue",
+  verifyGame: "audit.verify", listReceiptKeys: "audit.receiptKeys", listRulesets: "rulesets.catalogue",
   getLeaderboard: "ratings.leaderboard", getPlayer: "ratings.player",
   createTournament: "tournaments.create", listTournaments: "tournaments.list",
   getTournament: "tournaments.get", getTournamentStandings: "tournaments.standings",

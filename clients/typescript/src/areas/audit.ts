@@ -1,6 +1,6 @@
 // Audit a game: its whole unredacted log (NDJSON), the game at a past version, and the
 // server's own verification of it.
-import type { HistoryLine, HistoryPage, StateOut, VerifyReport } from "../models.js";
+import type { HistoryLine, HistoryPage, ReceiptKeys, StateOut, VerifyReport } from "../models.js";
 import { linesOf } from "../streams.js";
 import { Area, gamePath } from "./base.js";
 
@@ -27,5 +27,10 @@ export class Audit extends Area {
 
   verify(gameId: string): Promise<VerifyReport> {
     return this.session.run({ method: "GET", path: gamePath(gameId, "/verify") });
+  }
+
+  /** The public keys that sign receipts, the retired ones included (docs/receipts.md). */
+  receiptKeys(): Promise<ReceiptKeys> {
+    return this.session.run({ method: "GET", path: "/v1/receipt-keys" });
   }
 }

@@ -486,6 +486,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/receipt-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The keys that verify receipts
+         * @description Public: no key needed. Keep a copy: with it, the receipts you hold verify offline, and a retired key stays listed as long as its receipts may be checked.
+         */
+        get: operations["listReceiptKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rulesets": {
         parameters: {
             query?: never;
@@ -1265,6 +1285,8 @@ export interface components {
             game_id: string;
             /** @description True for a dry run that stops short: the game would go on by itself from there in a way that depends on cards hidden from you (whether another seat holds an answer, a face-down pile card, a round's end), so those events are left out, and so is whether they would happen. False otherwise. */
             partial: boolean;
+            /** @description The server's signed receipt for the log at `version` (docs/receipts.md): keep it. Null for a dry run (nothing was stored), or when the operator turned receipts off. */
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description True when this `Idempotency-Key` came with this command before: the answer is the first request's result, and nothing new happened. */
             replayed: boolean;
             /** @description The game's version after the command (for a dry run, the one its shown events would reach). */
@@ -1500,6 +1522,8 @@ export interface components {
             game_id: string;
             /** @description Pass it as `?after=` for the next page: the last version on this page, or `after` itself when the page is empty. */
             next_after: number;
+            /** @description The server's signed receipt for the log at `next_after`, the version this page brings you to (docs/receipts.md): keep it. Null when no event is at `next_after` (0, or past the log's end), or when the operator turned receipts off. */
+            receipt: components["schemas"]["Receipt"] | null;
             /** @description The game's current version: the number of events in its log. */
             version: number;
         };
@@ -1831,6 +1855,10 @@ export interface components {
             lines: components["schemas"]["HistoryLine"][];
             /** @description Pass it as `?after=` for the next page: the last version on this page, or `after` itself when the page is empty (then there are no more). */
             next_after: number;
+            /** @description The server's signed receipt for the whole log, at `version` (docs/receipts.md). Null only when the operator turned receipts off. */
+            receipt: components["schemas"]["Receipt"] | null;
+            /** @description Hex: the game's receipt salt. A receipt's `chain_seal` is HMAC-SHA-256 keyed with it of the line's `hash` at the receipt's version, so with it any receipt of this game can be checked against these lines. */
+            receipt_salt: string;
             /** @description The game's version: the number of events in its log. */
             version: number;
         };
@@ -2362,6 +2390,22 @@ export interface components {
             type: string;
         };
         /**
+         * PublicKey
+         * @description A receipt key, as `GET /v1/receipt-keys` lists it.
+         */
+        PublicKey: {
+            /** @description `Ed25519`. */
+            algorithm: string;
+            /** @description When the key was made, if known. */
+            created_at: string | null;
+            /** @description The key's id, as receipts name it: the first 16 hex digits of the SHA-256 of the raw public key. */
+            key_id: string;
+            /** @description Hex: the raw 32-byte Ed25519 public key. */
+            public_key: string;
+            /** @description When the key stopped signing: it is listed to verify the receipts it signed before. Null for the key that signs now. */
+            retired_at: string | null;
+        };
+        /**
          * RatingChange
          * @description What a finished rated game did to one seat's rating.
          */
@@ -2400,6 +2444,38 @@ export interface components {
             rating: number;
             /** @description Its uncertainty (25/3 at the start; shrinks with games). */
             sigma: number;
+        };
+        /**
+         * Receipt
+         * @description The server's signed word on a game's log at one version (docs/receipts.md): keep it,
+         *     and a history that disagrees with it later is evidence against the server.
+         */
+        Receipt: {
+            /** @description Hex HMAC-SHA-256, keyed with the game's `receipt_salt` (published with its history), of the log's hash chain at `version` (the history line's `hash`) as ASCII. */
+            chain_seal: string;
+            /** @description The game's id. */
+            game_id: string;
+            /** @description The signing key's id, as `GET /v1/receipt-keys` lists it. */
+            key_id: string;
+            /** @description Hex SHA-256 of the game's `receipt_salt` (the same for every receipt of the game): it binds the salt the history publishes to this receipt. */
+            salt_commitment: string;
+            /** @description Hex Ed25519 signature of `cya-receipt-v1\n` + game_id + `\n` + version + `\n` + salt_commitment + `\n` + chain_seal + `\n` + key_id (UTF-8, version in decimal). */
+            signature: string;
+            /** @description The version the receipt is for: the number of events in the log it covers. */
+            version: number;
+        };
+        /**
+         * ReceiptKeys
+         * @description The keys that verify this service's receipts: the one that signs now, and the retired
+         *     ones, still listed so the receipts they signed keep verifying.
+         */
+        ReceiptKeys: {
+            /** @description Every key, the signing one first. */
+            keys: components["schemas"]["PublicKey"][];
+            /** @description The domain-separation prefix of the signed message (docs/receipts.md). */
+            message_prefix: string;
+            /** @description The id of the key that signs new receipts. */
+            signing_key_id: string;
         };
         /**
          * Redelivery
@@ -2857,6 +2933,8 @@ export interface components {
             awaiting: number[];
             /** @description When that decision times out (turn clock); null without a clock, or for a bot's decision. */
             deadline: string | null;
+            /** @description The server's signed receipt for the log at this event's version (docs/receipts.md); null only when the operator turned receipts off. */
+            receipt: components["schemas"]["Receipt"] | null;
         };
         /**
          * SubscriptionIn
@@ -3118,6 +3196,8 @@ export interface components {
             game_id: string;
             /** @description Every command you may send now, each ready to post to `POST /commands` as it is; empty while the game waits for another seat or is not being played. */
             legal_commands: (components["schemas"]["FormSet"] | components["schemas"]["Discard"] | components["schemas"]["Challenge"] | components["schemas"]["DraftSet"] | components["schemas"]["ImproveSet"] | components["schemas"]["PlaySwap"] | components["schemas"]["PlayMove"] | components["schemas"]["EndTurn"] | components["schemas"]["Respond"] | components["schemas"]["Concede"] | components["schemas"]["ChallengeDraft"] | components["schemas"]["PassDraft"] | components["schemas"]["ChooseMoveDirection"])[];
+            /** @description `GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md); keep it. Left out in a `your_turn` news and a bot endpoint's turn, and when the operator turned receipts off. */
+            receipt?: components["schemas"]["Receipt"] | null;
             /** @description Your seat. */
             seat: number;
             /** @description `lobby` before the deal, `playing` or `finished`. */
@@ -3329,8 +3409,11 @@ export type PlayerOut = components['schemas']['PlayerOut'];
 export type PlayMove = components['schemas']['PlayMove'];
 export type PlaySwap = components['schemas']['PlaySwap'];
 export type ProblemBody = components['schemas']['ProblemBody'];
+export type PublicKey = components['schemas']['PublicKey'];
 export type RatingChange = components['schemas']['RatingChange'];
 export type RatingOut = components['schemas']['RatingOut'];
+export type Receipt = components['schemas']['Receipt'];
+export type ReceiptKeys = components['schemas']['ReceiptKeys'];
 export type Redelivery = components['schemas']['Redelivery'];
 export type RematchOffered = components['schemas']['RematchOffered'];
 export type Respond = components['schemas']['Respond'];
@@ -4204,7 +4287,7 @@ export interface operations {
                     /**
                      * @example id: 7
                      *     event: message
-                     *     data: {"version":7,"event":{"type":"card_discarded","seat":2,"card":"jewels#4"},"awaiting":[3],"deadline":null}
+                     *     data: {"version":7,"event":{"type":"card_discarded","seat":2,"card":"jewels#4"},"awaiting":[3],"deadline":null,"receipt":{"game_id":"3f2a9c1e6b7d4e0f8a5c2b1d9e8f7a6b","version":7,"salt_commitment":"f64f94a06c078a04a69935de2b1225a61badb0ede21c7aeaf6c41c21ee22dc58","chain_seal":"3bcdcaa9e76bb59df3c3fa9e0639ebebd13b31152843d92e64a77f590aae5c31","key_id":"1325b850c2871916","signature":"6842cb8b30f38fe005d8d20e2ba29d803e4d3cbc678e4636b80e8f333e3744f62ba9ff82ea11ce4262d581dd7d08433305ae56ad93ff94d7cbc9eaa806ef1e0a"}}
                      *
                      *     : heartbeat
                      */
@@ -4308,6 +4391,10 @@ export interface operations {
             /** @description One JSON event per line, oldest first. */
             200: {
                 headers: {
+                    /** @description The server's signed receipt for the whole log, at its last version: a `Receipt` as compact JSON (docs/receipts.md). Absent only when the operator turned receipts off. */
+                    "Cya-Receipt"?: string;
+                    /** @description Hex: the game's receipt salt (see `HistoryPage.receipt_salt`). */
+                    "Cya-Receipt-Salt"?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6348,6 +6435,57 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    listReceiptKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptKeys"];
+                };
+            };
+            /** @description Malformed request: the body or a parameter does not match the schema. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
                 };
             };
         };
