@@ -96,15 +96,13 @@ class RedisPublisher:
         # without that timeout.
         self._subscriptions: Any = async_client(url, socket_connect_timeout=1)
         self.channels = RedisChannels(self._subscriptions)
+        self._batches = _Batches(self._redis)
 
     async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
-        if not players:
-            await self._redis.publish(CHANNEL_PREFIX + game_id, str(version))
-            return
-        async with self._redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.publish(CHANNEL_PREFIX + game_id, str(version))
-            pipe.publish(PLAYERS_CHANNEL, f"{game_id} {version} {','.join(players)}")
-            await pipe.execute()
+        messages = [(CHANNEL_PREFIX + game_id, str(version))]
+        if players:
+            messages.append((PLAYERS_CHANNEL, f"{game_id} {version} {','.join(players)}"))
+        await self._batches.publish(messages)
 
     async def subscribe(self, game_id: str) -> AsyncIterator[int]:
         async with contextlib.aclosing(self.channels.messages(CHANNEL_PREFIX + game_id)) as got:
@@ -124,6 +122,56 @@ class RedisPublisher:
                 yield PlayerNews(game_id, int(version), tuple(players.split(",")))
 
     async def close(self) -> None:
+        await self._batches.close()
         await self.channels.close()
         await self._redis.aclose()
         await self._subscriptions.aclose()
+
+
+class _Batches:
+    """Publishes sent together: what commits ask while a batch is on its way goes as the next
+    batch, one pipeline (one round trip, one connection). A publish per connection ran out of
+    the client's pool (100 connections) when Redis or the machine slowed under 10,000 games
+    at once: `MaxConnectionsError`, and each of those games' streams waited for the timer."""
+
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._waiting: list[tuple[list[tuple[str, str]], asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def publish(self, messages: list[tuple[str, str]]) -> None:
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((messages, sent))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._send(), name="redis-publishes")
+        await sent
+
+    async def _send(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for messages, _ in batch:
+                        for channel, data in messages:
+                            pipe.publish(channel, data)
+                    await pipe.execute()
+            except BaseException as exc:
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_exception(exc if isinstance(exc, Exception)
+                                           else ConnectionError("the publisher closed"))
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        for _, sent in self._waiting:
+            if not sent.done():
+                sent.set_exception(ConnectionError("the publisher closed"))
+        self._waiting = []

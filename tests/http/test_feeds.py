@@ -12,7 +12,7 @@ from service.http.feeds import Feeds
 
 
 class _NoEvents:
-    async def read_events(self, game_id: str, after: int = 0) -> list[object]:
+    async def tail(self, game_id: str, after: int = 0) -> list[object]:
         return []
 
 
