@@ -40,10 +40,11 @@ def _all(pipes: list[Any], step: tuple[Any, ...]) -> list[dict[str, Any]]:
     return [pipe.recv() for pipe in pipes]
 
 
-def run(games: int, seconds: float, processes: int, heartbeat_s: int) -> dict[str, Any]:
+def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgres: bool
+        ) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix=f"cya-live-{games}-")  # kept: the servers' logs
     print(f"servers' logs in {folder}", file=sys.stderr, flush=True)
-    with servers.production(2, Path(folder), heartbeat_s, games) as apis:
+    with servers.production(2, Path(folder), heartbeat_s, games, own_postgres) as apis:
         ports = [api.port for api in apis]
         rss_idle = [api.rss_kib() for api in apis]
         closed = baseline.commands_per_s([api.url for api in apis], 3.0)
@@ -70,8 +71,10 @@ def run(games: int, seconds: float, processes: int, heartbeat_s: int) -> dict[st
             rss_after = [api.rss_kib() for api in apis]
             lag_before = [api.metrics() for api in apis]
             cpu_before = [api.cpu_s() for api in apis]
+            busy_before = servers.machine_cpu()
             with servers.control_loop(Path(folder)) as control:
                 played = _all(pipes, ("play", rate / processes, seconds))
+            machine_busy = servers.busy_share(busy_before, servers.machine_cpu())
             cpu_after = [api.cpu_s() for api in apis]
             lag_after = [api.metrics() for api in apis]
             reports = _all(pipes, ("judge", 5.0))
@@ -106,7 +109,12 @@ def run(games: int, seconds: float, processes: int, heartbeat_s: int) -> dict[st
             "loop_stalls_while_opening": while_opening["stalls_over_100ms"],
             "bare_loop_stalls_over_100ms": control.get("over_100ms"),
             "bare_loop_worst_ms": control.get("max_ms"),
+            "load_window_s": round(window, 1),
             "server_cores": round((sum(cpu_after) - sum(cpu_before)) / window, 2),
+            "server_cpu_ms_per_command": round(
+                (sum(cpu_after) - sum(cpu_before)) * 1000 / max(
+                    sum(r["commands"] + r["refused"] for r in reports), 1), 2),
+            "machine_busy_while_loaded": machine_busy,
             "client_cores": round(sum(p["cpu_s"] for p in played) / window, 2),
             "processes": processes,
         }
@@ -124,11 +132,14 @@ def main() -> int:
     parser.add_argument("--heartbeat", type=int, default=15,
                         help="the servers' stream heartbeat, seconds (default 15, the "
                              "service's)")
+    parser.add_argument("--own-postgres", action="store_true",
+                        help="a PostgreSQL cluster of the run's own on a free port (durable, "
+                             "as the shared one), instead of a database on the local server")
     args = parser.parse_args()
     servers.raise_open_files()
     runs = []
     for games in (int(g) for g in args.games.split(",")):
-        result = run(games, args.seconds, args.processes, args.heartbeat)
+        result = run(games, args.seconds, args.processes, args.heartbeat, args.own_postgres)
         result["met"] = figures.met(result)
         runs.append(result)
         print(json.dumps(result), file=sys.stderr, flush=True)

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -43,8 +44,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _pg(sql: str) -> None:
-    conn = await asyncpg.connect(f"postgresql://{PG}/postgres")
+async def _pg(pg: str, sql: str) -> None:
+    conn = await asyncpg.connect(f"postgresql://{pg}/postgres")
     try:
         await conn.execute(sql)
     finally:
@@ -84,6 +85,19 @@ class Api:
         raise SystemExit("an API process did not start")
 
 
+def machine_cpu() -> tuple[int, int]:
+    """The whole machine's CPU ticks so far: (busy, all), from /proc/stat."""
+    ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """How busy the machine's cores were between two readings (0-1): what the run had of
+    them is its processes' CPU over this (the machine is shared)."""
+    return round((after[0] - before[0]) / max(after[1] - before[1], 1), 2)
+
+
 @contextmanager
 def control_loop(folder: Path) -> Iterator[dict[str, Any]]:
     """A bare event loop in a process of its own, napping as the servers' probe does
@@ -105,17 +119,33 @@ def control_loop(folder: Path) -> Iterator[dict[str, Any]]:
 
 
 @contextmanager
-def production(count: int, folder: Path, heartbeat_s: int, games: int) -> Iterator[list[Api]]:
+def production(count: int, folder: Path, heartbeat_s: int, games: int,
+               own_postgres: bool = False) -> Iterator[list[Api]]:
     """A fresh database, migrated, and `count` API processes on it and the local Redis, each
     caching up to `games` folded games: every process meets every game (a seat's stream and
     commands on each), and a game missing from the cache is folded from its whole log at
     each command (the default 1,024 made a command at 10,000 games a full log read through
-    SQLAlchemy: a third of a process's CPU). deploy/README.md says to size it so."""
+    SQLAlchemy: a third of a process's CPU). deploy/README.md says to size it so.
+
+    `own_postgres`: a PostgreSQL cluster of the run's own on a free port (bench/soaking's),
+    durable as the shared one is (fsync, synchronous commits), for a machine whose shared
+    server has no connection left to give."""
     from service.events.migrate import upgrade
 
+    own = None
+    pg = PG
+    if own_postgres:
+        from soaking.servers import OwnPostgres
+
+        own = OwnPostgres(folder)
+        own.start()
+        with open(own.data / "postgresql.conf", "a") as conf:  # the last setting wins
+            conf.write("fsync = on\nsynchronous_commit = on\nfull_page_writes = on\n")
+        own.restart()
+        pg = f"postgres@127.0.0.1:{own.port}"
     name = f"cya_bench_live_{os.getpid()}_{int(time.time())}"
-    asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}",
+    asyncio.run(_pg(pg, f'CREATE DATABASE "{name}"'))
+    env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{pg}/{name}",
            "CYA_REDIS_URL": REDIS, "CYA_SCHEDULER": SCHEDULER,
            "CYA_RATE_LIMIT_PER_MINUTE": "0", "CYA_STALL_LOG_MS": str(STALL_LOG_MS),
            "CYA_SSE_HEARTBEAT_SECONDS": str(heartbeat_s),
@@ -145,4 +175,8 @@ def production(count: int, folder: Path, heartbeat_s: int, games: int) -> Iterat
                 api.proc.wait(30)
             except subprocess.TimeoutExpired:
                 api.proc.kill()
-        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if own is not None:
+            own.stop()
+            shutil.rmtree(own.home, ignore_errors=True)
+        else:
+            asyncio.run(_pg(pg, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
