@@ -23,5 +23,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "$wanted" > "$stamp"  # only once the install has succeeded
 fi
 .venv/bin/cya db upgrade
+# Every open event stream and long poll holds a socket: lift the open-file limit to the most
+# allowed (a soft 1,024 stopped a process near a thousand streams; see docs/performance.md,
+# "Many games at once"). Where the hard limit is lower than wanted, raise it (systemd
+# LimitNOFILE=, compose `ulimits`); this only uses what is allowed.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 exec .venv/bin/uvicorn --factory service.http.app:app_from_env \
   --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" --no-access-log

@@ -190,8 +190,10 @@ def create_app(
     settings = settings or get_settings()
     http = http or get_http_settings()
     services = build(settings, scheduler=scheduler, catch_up_first=settings.catches_up_first)
-    runtime = Runtime(services, PlayerDirectory(services.engine),
-                      Feeds(services.store, services.publisher, http.poll_fallback_seconds),
+    feeds = Feeds(services.store, services.publisher, http.poll_fallback_seconds)
+    # This process's commits reach its own streams without a read back (`Feeds.committed`).
+    services.pipeline.hints.listeners += (feeds,)
+    runtime = Runtime(services, PlayerDirectory(services.engine), feeds,
                       PlayerFeeds(services.publisher), http,
                       MemoryViews() if http.views_from_memory and not settings.redis_url
                       else None)

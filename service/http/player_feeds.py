@@ -71,6 +71,9 @@ class PlayerFeeds:
             news = self.publisher.subscribe_players()
             try:
                 async for game_id, version, players in news:
+                    if not players:  # `NEWS_MAY_BE_LOST`: Redis came back
+                        self.losses += 1
+                        log.warning("players' news subscribed again; news may have been lost")
                     for player_id in players:
                         for inbox in self._inboxes.get(player_id, ()):
                             inbox.put_nowait((game_id, version))

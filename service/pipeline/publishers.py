@@ -1,23 +1,28 @@
 """Publishers: after each commit, (game, version) for the game's followers, and for the players
 it gives news to (their own event streams, `players_to_tell`).
 
-Redis pub/sub when Redis is configured, an in-process fan-out otherwise. Subscribers treat a
-message as a hint to read the log: a lost message delays, never loses.
+Redis pub/sub when Redis is configured (every subscription of the process on one connection:
+`redis_channels`), an in-process fan-out otherwise. Subscribers treat a message as a hint to
+read the log: a lost message delays, never loses.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
+from service.pipeline.redis_channels import MAY_HAVE_MISSED, RedisChannels
 from service.redis_clients import async_client
 
 CHANNEL_PREFIX = "cya:game:"
 PLAYERS_CHANNEL = "cya:players"  # one channel for every player's news: few messages, one reader
-READ_S = 1.0  # a subscription's longest read: how long it may outlive a cancellation
+# What a game's subscription yields when publishes may have been missed (it was subscribed,
+# or subscribed again after Redis came back): a version past any, so its follower reads.
+ANY_VERSION: Final = sys.maxsize
 
 
 class PlayerNews(NamedTuple):
@@ -26,6 +31,11 @@ class PlayerNews(NamedTuple):
     game_id: str
     version: int
     players: tuple[str, ...]
+
+
+# What the players' subscription yields when news may have been lost (it was subscribed again
+# after Redis came back): every player's games are worth another look.
+NEWS_MAY_BE_LOST: Final = PlayerNews("", 0, ())
 
 
 class LocalPublisher:
@@ -82,47 +92,86 @@ class RedisPublisher:
         self._redis: Any = async_client(
             url, socket_connect_timeout=1, socket_timeout=1,
             retry=Retry(NoBackoff(), retries=1, supported_errors=(RedisConnectionError,)))
+        # Every subscription of the process shares one connection, on a client of its own
+        # without that timeout.
         self._subscriptions: Any = async_client(url, socket_connect_timeout=1)
+        self.channels = RedisChannels(self._subscriptions)
+        self._batches = _Batches(self._redis)
 
     async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
-        if not players:
-            await self._redis.publish(CHANNEL_PREFIX + game_id, str(version))
-            return
-        async with self._redis.pipeline(transaction=False) as pipe:  # one round trip
-            pipe.publish(CHANNEL_PREFIX + game_id, str(version))
-            pipe.publish(PLAYERS_CHANNEL, f"{game_id} {version} {','.join(players)}")
-            await pipe.execute()
+        messages = [(CHANNEL_PREFIX + game_id, str(version))]
+        if players:
+            messages.append((PLAYERS_CHANNEL, f"{game_id} {version} {','.join(players)}"))
+        await self._batches.publish(messages)
 
     async def subscribe(self, game_id: str) -> AsyncIterator[int]:
-        async for data in self._messages(CHANNEL_PREFIX + game_id):
-            yield int(data)
+        async with contextlib.aclosing(self.channels.messages(CHANNEL_PREFIX + game_id)) as got:
+            async for data in got:
+                yield ANY_VERSION if data is MAY_HAVE_MISSED else int(data)
 
     async def subscribe_players(self) -> AsyncIterator[PlayerNews]:
-        async for data in self._messages(PLAYERS_CHANNEL):
-            game_id, version, players = data.decode().split(" ")
-            yield PlayerNews(game_id, int(version), tuple(players.split(",")))
-
-    async def _messages(self, channel: str) -> AsyncIterator[bytes]:
-        pubsub = self._subscriptions.pubsub()
-        try:
-            await pubsub.subscribe(channel)
-            while True:
-                # A bounded read, never `listen()`: redis-py can swallow a cancellation (seen
-                # while it reconnects after Redis returns), and a subscription blocked in an
-                # endless read then outlived its follower, holding the channel and its
-                # process's shutdown for as long as the connection lived.
-                message = await pubsub.get_message(timeout=READ_S)
-                if message is not None and message.get("type") == "message":
-                    yield message["data"]
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():  # a cancellation was swallowed
-                    raise asyncio.CancelledError
-        finally:
-            # Closing the connection ends the subscription on the server: no UNSUBSCRIBE
-            # round trip, which a Redis that is away would make wait.
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(pubsub.aclose(), READ_S)
+        subscribed = False
+        async with contextlib.aclosing(self.channels.messages(PLAYERS_CHANNEL)) as got:
+            async for data in got:
+                if data is MAY_HAVE_MISSED:
+                    if subscribed:  # subscribed again: news may have been lost meanwhile
+                        yield NEWS_MAY_BE_LOST
+                    subscribed = True
+                    continue
+                game_id, version, players = data.decode().split(" ")
+                yield PlayerNews(game_id, int(version), tuple(players.split(",")))
 
     async def close(self) -> None:
+        await self._batches.close()
+        await self.channels.close()
         await self._redis.aclose()
         await self._subscriptions.aclose()
+
+
+class _Batches:
+    """Publishes sent together: what commits ask while a batch is on its way goes as the next
+    batch, one pipeline (one round trip, one connection). A publish per connection ran out of
+    the client's pool (100 connections) when Redis or the machine slowed under 10,000 games
+    at once: `MaxConnectionsError`, and each of those games' streams waited for the timer."""
+
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._waiting: list[tuple[list[tuple[str, str]], asyncio.Future[None]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def publish(self, messages: list[tuple[str, str]]) -> None:
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((messages, sent))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._send(), name="redis-publishes")
+        await sent
+
+    async def _send(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for messages, _ in batch:
+                        for channel, data in messages:
+                            pipe.publish(channel, data)
+                    await pipe.execute()
+            except BaseException as exc:
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_exception(exc if isinstance(exc, Exception)
+                                           else ConnectionError("the publisher closed"))
+                if not isinstance(exc, Exception):
+                    raise
+            else:
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        for _, sent in self._waiting:
+            if not sent.done():
+                sent.set_exception(ConnectionError("the publisher closed"))
+        self._waiting = []

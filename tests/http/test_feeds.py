@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -11,7 +12,7 @@ from service.http.feeds import Feeds
 
 
 class _NoEvents:
-    async def read_events(self, game_id: str, after: int = 0) -> list[object]:
+    async def tail(self, game_id: str, after: int = 0) -> list[object]:
         return []
 
 
@@ -59,3 +60,62 @@ async def test_given_a_feed_already_past_then_waiting_still_lets_the_loop_run():
         assert await feed.wait_past(0, 1) is True
         assert ran == [1, 1, 1], "the others ran while it answered"
         await asyncio.gather(*others)
+
+
+class _Silent:
+    """A publisher whose every message is lost: the feeds learn only from their timer."""
+
+    async def publish(self, game_id: str, version: int, players: object = ()) -> None:
+        return None
+
+    async def subscribe(self, game_id: str) -> AsyncIterator[int]:
+        await asyncio.Event().wait()
+        yield 0  # pragma: no cover (makes this a generator)
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_given_lost_publishes_then_one_query_a_round_finds_the_one_game_that_moved(
+        tmp_path):
+    # A timer per feed read each followed game's log every `poll`: 5,000 games followed in
+    # a process were 2,500 queries a second. One query a round reads every recorded version,
+    # and only the feed behind reads its log.
+    import sqlalchemy as sa
+
+    from service.domain.legal import legal_commands
+    from service.events.migrate import upgrade
+    from service.wiring.bootstrap import build
+    from service.wiring.settings import Settings
+    from tests.workers.games import humans, start_game
+
+    poll, games = 0.2, 30
+    url = f"sqlite+aiosqlite:///{tmp_path}/feeds.sqlite3"
+    await asyncio.to_thread(upgrade, url)
+    services = build(Settings(database_url=url, scheduler="none"))
+    statements: list[str] = []
+    sa.event.listen(services.store.engine.sync_engine, "before_cursor_execute",
+                    lambda _c, _cur, sql, *_: statements.append(sql))
+    try:
+        ids = [await start_game(services, humans("a", "b")) for _ in range(games)]
+        feeds = Feeds(services.store, _Silent(), poll=poll)  # type: ignore[arg-type]
+        async with contextlib.AsyncExitStack() as stack:
+            followed = [await stack.enter_async_context(feeds.follow(g)) for g in ids]
+            statements.clear()
+            await asyncio.sleep(poll * 5 + poll / 2)
+            selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+            assert 4 <= len(selects) <= 6, "one query a round, not one a feed"
+            assert not any("FROM events" in s for s in selects), "no log read: none moved"
+
+            game = await services.pipeline.load(ids[7], fresh=True)
+            seat = game.state.pending_seats()[0]
+            moved = await services.pipeline.play(ids[7], seat,
+                                                 legal_commands(game.state, seat)[0])
+            statements.clear()
+            assert await followed[7].wait_past(game.version, poll * 3), "found by the timer"
+            assert followed[7].version == moved.version
+            assert sum("FROM events" in s for s in statements) == 1, "the one feed behind"
+            assert all(f.version == game.version for i, f in enumerate(followed) if i != 7)
+        await feeds.close()
+    finally:
+        await services.close()
