@@ -5,20 +5,24 @@ version (its seed drawn at the deal) still verifies as it did."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
 import json
 
 import msgspec
 import pytest
+from click.testing import CliRunner
 
 from service.audit.verify import verify
+from service.cli.main import main
 from service.domain import EndMode, preset
 from service.domain.ruleset import RuleSet
 from service.pipeline import deciders
 from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, SetClientSeed, Start, TakeSeat
 from service.table.seats import BotSeat, HumanSeat
+from service.wiring.settings import get_settings
 
 from .scenarios import play
 from .test_verify import _rechain, _row, _set, _version_of
@@ -116,3 +120,20 @@ async def test_given_a_game_created_before_version_4_then_it_still_verifies(serv
     assert report.ok, report
     assert report.seeds is not None and report.seeds.seed_sha256 is None
     assert report.seeds.client_seeds is None and report.rounds_verified >= 1
+
+
+
+async def test_given_cya_audit_verify_then_it_prints_the_seeds_it_checked(services,
+                                                                        database_url):
+    game_id = await seeded_game(services)
+    get_settings.cache_clear()
+    try:  # `cya` runs its own event loop: in a thread of its own
+        result = await asyncio.to_thread(CliRunner().invoke, main, [
+            "--database-url", database_url, "audit", "verify", game_id])
+    finally:
+        get_settings.cache_clear()
+
+    assert result.exit_code == 0, result.output
+    assert "master seed committed at creation: " in result.output and "(held)" in result.output
+    assert f"seat 0's client seed: {ANN.hex()} (player)" in result.output
+    assert f"seat 1's client seed: {BOB.hex()} (player)" in result.output
