@@ -7,6 +7,9 @@ database, dropped after), loaded over loopback from this, a second, process:
 (c) GET /view against a hello-world GET                                   — target ≥ 0.7×
 (d) 1,000 concurrent SSE subscribers: p99 from sending a command until each subscriber has
     its events                                                            — target ≤ 100 ms
+(e) commands/s with signed receipts against the same API with receipts turned off
+    (`CYA_RECEIPTS=0`, the operator setting: as many API processes again, on the same
+    database, playing games of their own; its slices take turns with (a)'s) — target ≥ 0.9×
 
 The scripted clients track their own hands from their views and the events their commands
 return, form a pair when they hold one and discard otherwise (falling back to the first legal
@@ -45,7 +48,8 @@ from typing import Any
 PG = os.environ.get("CYA_BENCH_PG", "postgres@127.0.0.1:5432")
 REDIS = os.environ.get("CYA_BENCH_REDIS", "redis://127.0.0.1:6379/0")  # --api-processes > 1
 TARGETS = {"commands_vs_hello_post": 0.35, "p99_ms_at_half_rate": 25.0,
-           "view_vs_hello_get": 0.7, "sse_p99_delivery_ms": 100.0}
+           "view_vs_hello_get": 0.7, "sse_p99_delivery_ms": 100.0,
+           "commands_with_vs_without_receipts": 0.9}
 RULES = {"players": 4, "edition": "classic_2011", "end_mode": "quick",
          "tie_policy": "shared_win"}
 GAMES = 64
@@ -359,15 +363,18 @@ async def sse_delivery(load: Load, tables: list[Table], subscribers: int,
     return latencies
 
 
-async def run_load(bases: list[str], seconds: float) -> dict[str, Any]:
+async def run_load(bases: list[str], seconds: float, unsigned: list[str]) -> dict[str, Any]:
     # The load generator collects its garbage between timed slices only (`_timed`, `paced`),
     # as `timeit` does: a full collection of its own heap stalls it for 40-90 ms, and every
     # command in flight then would be timed as that much slower.
     gc.disable()
-    load = Load(bases)
+    load, load_unsigned = Load(bases), Load(unsigned)
     try:
         stock = await tables(load, 6 * GAMES)  # outside the timing
         games = Games(load, stock)
+        # The same API with receipts off (its own process, its own games), for (e).
+        games_unsigned = Games(load_unsigned, await tables(load_unsigned, 2 * GAMES))
+        await _timed(1.0, games_unsigned.step, GAMES)  # warm up
         viewers = [(t.game_id, s) for t in stock for s in t.seats]
 
         async def view(i: int) -> float:
@@ -378,11 +385,13 @@ async def run_load(bases: list[str], seconds: float) -> dict[str, Any]:
         await _timed(1.0, games.step, GAMES)  # warm up
         # The phases take turns, a slice each, so the machine's noise hits all alike; each
         # ratio is the median over the rounds of (API slice / the hello slice beside it).
-        rates: dict[str, list[float]] = {"hp": [], "c": [], "hg": [], "v": []}
+        rates: dict[str, list[float]] = {"hp": [], "c": [], "hg": [], "v": [], "u": []}
         for _ in range(ROUNDS):
             rates["hp"].append(await hello_rate(load, "POST", seconds))
             await games.restock(2 * GAMES)
             rates["c"].append((await _timed(seconds, games.step, GAMES))[0] / seconds)
+            await games_unsigned.restock(2 * GAMES)
+            rates["u"].append((await _timed(seconds, games_unsigned.step, GAMES))[0] / seconds)
             rates["hg"].append(await hello_rate(load, "GET", seconds))
             rates["v"].append((await _timed(seconds, view, GAMES))[0] / seconds)
         hello_post, command_rate = statistics.mean(rates["hp"]), statistics.mean(rates["c"])
@@ -391,12 +400,15 @@ async def run_load(bases: list[str], seconds: float) -> dict[str, Any]:
                                                                  strict=True))
         view_ratio = statistics.median(v / h for v, h in zip(rates["v"], rates["hg"],
                                                               strict=True))
+        receipts_ratio = statistics.median(c / u for c, u in zip(rates["c"], rates["u"],
+                                                                  strict=True))
         await games.restock(4 * GAMES)
         latencies = await paced(games, command_rate / 2, seconds * ROUNDS)
         sse_tables = list(await asyncio.gather(*(load.table() for _ in range(50))))
         sse = await sse_delivery(load, sse_tables, SSE_SUBSCRIBERS, 100)
     finally:
         await load.close()
+        await load_unsigned.close()
     figures = {
         "hello_post_per_s": round(hello_post), "commands_per_s": round(command_rate),
         "commands_vs_hello_post": round(command_ratio, 3),
@@ -409,6 +421,9 @@ async def run_load(bases: list[str], seconds: float) -> dict[str, Any]:
         "games_made_while_timed": games.made_while_timed,
         "sse_subscribers": SSE_SUBSCRIBERS, "sse_deliveries": len(sse),
         "sse_p99_delivery_ms": round(p99(sse), 2),
+        "commands_per_s_without_receipts": round(statistics.mean(rates["u"])),
+        "commands_with_vs_without_receipts": round(receipts_ratio, 3),
+        "games_made_while_timed_without_receipts": games_unsigned.made_while_timed,
     }
     return figures
 
@@ -461,7 +476,9 @@ def main() -> int:
 
     name = f"cya_bench_http_{uuid.uuid4().hex[:10]}"
     asyncio.run(_pg(f'CREATE DATABASE "{name}"'))
-    env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}"}
+    keys = f"/tmp/{name}-receipt-keys.json"  # the API processes share one key ring
+    env = {**os.environ, "CYA_DATABASE_URL": f"postgresql+asyncpg://{PG}/{name}",
+           "CYA_RECEIPTS": "1", "CYA_RECEIPT_KEYS_FILE": keys}
     if args.api_processes > 1:  # the production layout: changes travel through Redis
         env |= {"CYA_REDIS_URL": REDIS, "CYA_SCHEDULER": "none"}  # the games have no clocks
     servers: list[subprocess.Popen[bytes]] = []
@@ -475,12 +492,23 @@ def main() -> int:
                 + ["--views-from-db"] * args.views_from_db, env=env))
             bases.append(f"http://127.0.0.1:{port}")
             _wait_up(bases[-1], servers[-1])
-        figures = asyncio.run(run_load(bases, args.seconds))
+        # (e)'s baseline: as many API processes again, the same in all but receipts (off).
+        unsigned = []
+        for _ in range(args.api_processes):
+            port = _free_port()
+            servers.append(subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), "--serve", str(port)]
+                + ["--views-from-db"] * args.views_from_db, env=env | {"CYA_RECEIPTS": "0"}))
+            unsigned.append(f"http://127.0.0.1:{port}")
+            _wait_up(unsigned[-1], servers[-1])
+        figures = asyncio.run(run_load(bases, args.seconds, unsigned))
     finally:
         for server in servers:
             server.terminate()
             server.wait(30)
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if os.path.exists(keys):
+            os.unlink(keys)
     ok = {
         "commands_vs_hello_post": figures["commands_vs_hello_post"]
         >= TARGETS["commands_vs_hello_post"],
@@ -488,6 +516,8 @@ def main() -> int:
         "view_vs_hello_get": figures["view_vs_hello_get"] >= TARGETS["view_vs_hello_get"],
         "sse_p99_delivery_ms": figures["sse_p99_delivery_ms"]
         <= TARGETS["sse_p99_delivery_ms"],
+        "commands_with_vs_without_receipts": figures["commands_with_vs_without_receipts"]
+        >= TARGETS["commands_with_vs_without_receipts"],
     }
     print(json.dumps({"benchmark": "http", "api_processes": args.api_processes,
                       "views_from_db": args.views_from_db or args.api_processes > 1, **figures,

@@ -10,4 +10,8 @@ python3 -m venv .venv
 .venv/bin/mypy --strict service workers
 # The SDK on its own terms (clients/python/pyproject.toml): strict, examples included.
 (cd clients/python && ../../.venv/bin/mypy --strict cya_client examples scripts)
+# The TypeScript SDK (clients/typescript): its pinned packages from the committed lockfile, its
+# types current with the contract, and the compiler's checks; its tests run within pytest
+# (tests/sdk/test_typescript.py).
+(cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run check)
 exec .venv/bin/pytest "$@"

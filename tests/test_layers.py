@@ -33,6 +33,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.players": {"service.events"},
     # Redis clients from the one URL (a server, or Sentinel's master): ours, nothing.
     "service.redis_clients": set(),
+    # Signed receipts: keys and signing over a chain hash it is handed, into the table's
+    # `Receipt` (a shape the pure `Turn` carries).
+    "service.receipts": {"service.table"},
     "service.pipeline": {"service.domain", "service.table", "service.events",
                          "service.projections", "service.redis_clients"},
     "service.audit": {"service.domain", "service.table", "service.events",
@@ -52,11 +55,12 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.events",
                        "service.projections", "service.players", "service.pipeline",
                        "service.audit", "service.scheduling", "service.webhooks",
-                       "service.redis_clients", *TOURNAMENTS},
+                       "service.redis_clients", "service.receipts", *TOURNAMENTS},
     "service.http": {"service.domain", "service.bots", "service.table", "service.events",
                      "service.projections", "service.players", "service.pipeline",
                      "service.audit", "service.scheduling", "service.wiring",
-                     "service.webhooks", "service.redis_clients", *TOURNAMENTS},
+                     "service.webhooks", "service.redis_clients", "service.receipts",
+                     *TOURNAMENTS},
     "workers": {"service.domain", "service.bots", "service.table", "service.events",
                 "service.projections", "service.pipeline", "service.scheduling",
                 "service.wiring", "service.webhooks", "service.redis_clients", *TOURNAMENTS},
@@ -64,7 +68,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
                     "service.events", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
-                    "service.webhooks", "service.redis_clients", *TOURNAMENTS},
+                    "service.webhooks", "service.redis_clients", "service.receipts",
+                    *TOURNAMENTS},
 }
 PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"}
 # Outside libraries that only the edges may use: never the pure packages.

@@ -18,7 +18,8 @@ VARIABLES = ("CYA_DATABASE_URL", "CYA_REDIS_URL", "CYA_SCHEDULER", "CYA_DUE_WORK
              "CYA_STATE_CACHE",
              "CYA_STATE_CACHE_SIZE", "CYA_CATCH_UP_FIRST", "CYA_SWEEP_GRACE_S",
              "CYA_VIEWS_FROM_MEMORY", "CYA_MAX_BODY_BYTES", "CYA_WEBHOOKS_RETRY_SCHEDULE_S",
-             "CYA_WEBHOOKS_LEASE_S", "CYA_WEBHOOKS_SECRET_OVERLAP_S")
+             "CYA_WEBHOOKS_LEASE_S", "CYA_WEBHOOKS_SECRET_OVERLAP_S", "CYA_RECEIPTS",
+             "CYA_RECEIPT_KEYS", "CYA_RECEIPT_KEYS_FILE")
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +34,22 @@ def test_given_empty_variables_then_each_takes_its_default(monkeypatch):
     assert Settings.from_env() == Settings(scheduler="in_process")
     assert Settings.from_env().database_url == DEFAULT_DATABASE_URL
     assert HttpSettings.from_env() == HttpSettings()
+
+
+def test_given_no_receipt_keys_then_the_embedded_default_keeps_them_beside_its_database(
+        monkeypatch):
+    sqlite = Settings.from_env()
+    monkeypatch.setenv("CYA_DATABASE_URL", "postgresql+asyncpg://u@h/cya")
+    postgres = Settings.from_env()
+    monkeypatch.setenv("CYA_RECEIPT_KEYS_FILE", "/run/secrets/ring.json")
+    monkeypatch.setenv("CYA_RECEIPTS", "off")
+    configured = Settings.from_env()
+
+    assert sqlite.receipts and sqlite.receipt_keys_path == "./cya.sqlite3-receipt-keys.json"
+    assert postgres.receipt_keys_path == "./cya-receipt-keys.json"
+    assert configured.receipt_keys_path == "/run/secrets/ring.json" and not configured.receipts
+    assert Settings(database_url="postgresql+asyncpg://u@h/cya").receipt_keys_path is None
+    assert "SECRET" not in repr(Settings(receipt_keys='{"private_key": "SECRET"}'))
 
 
 def test_given_values_then_they_are_read(monkeypatch):

@@ -1,4 +1,5 @@
-"""`cya`: database migrations, projection rebuilds, audits, bot simulations and the bot ladder."""
+"""`cya`: database migrations, projection rebuilds, audits, bot simulations, the bot ladder and
+the receipt keys."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import TypeVar
 import click
 
 from service.cli.ladder import ladder
+from service.cli.receipt_keys import receipt_keys
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import ConfigError, Settings, get_settings
 
@@ -186,3 +188,4 @@ def simulate(settings: Settings, games: int, players: int, preset_name: str, end
 
 
 main.add_command(ladder)
+main.add_command(receipt_keys)

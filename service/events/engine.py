@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import event, exc
+from sqlalchemy import event, exc, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 # The embedded default: an SQLite file in the working directory.
@@ -38,6 +38,14 @@ def _refuse_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
+
+
+def sqlite_file_of(url: str) -> str | None:
+    """The file an SQLite URL names; None for another backend or an in-memory database."""
+    if not is_sqlite(url):
+        return None
+    database = make_url(url).database
+    return None if not database or database == ":memory:" else database
 
 
 def create_engine(url: str, *, sqlite_busy_timeout_ms: int = 10_000, **kwargs: Any) -> AsyncEngine:

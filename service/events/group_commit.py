@@ -27,6 +27,7 @@ from asyncpg.exceptions import UniqueViolationError
 from service.events.records import AppendRejected, Batch, ReadModelRows
 from service.events.tables import (
     PROGRESS_COLUMNS,
+    RATINGS_COLUMNS,
     commands,
     due_work,
     events,
@@ -59,7 +60,7 @@ def _columns(table: sa.Table, *, without: tuple[str, ...] = ()) -> dict[str, str
 
 # The statement's columns come from the tables themselves: a new column is one edit there.
 _COMMAND_COLS = _columns(commands)
-_GAME_COLS = _columns(games)
+_GAME_COLS = _columns(games, without=RATINGS_COLUMNS)
 _PROGRESS_COLS = {c: _GAME_COLS[c] for c in PROGRESS_COLUMNS}
 _DUE_COLS = _columns(due_work)
 _MESSAGE_COLS = _columns(webhook_messages)

@@ -23,6 +23,7 @@ from service.events.hot_reads import HotRead
 from service.events.records import Batch, ReadModelRows
 from service.events.tables import (
     PROGRESS_COLUMNS,
+    RATINGS_COLUMNS,
     due_work,
     game_views,
     games,
@@ -30,16 +31,18 @@ from service.events.tables import (
 )
 
 
-def _upsert(table: sa.Table) -> Any:
-    """INSERT … ON CONFLICT (primary key) DO UPDATE every other column."""
+def _upsert(table: sa.Table, keep: tuple[str, ...] = ()) -> Any:
+    """INSERT … ON CONFLICT (primary key) DO UPDATE every other column but `keep`."""
     ins = insert(table)
     key = [c.name for c in table.primary_key.columns]
     return ins.on_conflict_do_update(
         index_elements=key,
-        set_={c.name: ins.excluded[c.name] for c in table.columns if c.name not in key})
+        set_={c.name: ins.excluded[c.name] for c in table.columns
+              if c.name not in key and c.name not in keep})
 
 
-_UPSERT_GAME, _UPSERT_VIEWS, _UPSERT_DUE = _upsert(games), _upsert(game_views), _upsert(due_work)
+_UPSERT_GAME = _upsert(games, keep=RATINGS_COLUMNS)
+_UPSERT_VIEWS, _UPSERT_DUE = _upsert(game_views), _upsert(due_work)
 # Bound under other names: SQLAlchemy keeps the columns' own names for its VALUES.
 _UPDATE_PROGRESS = (games.update().where(games.c.game_id == sa.bindparam("_game_id"))
                     .values({c: sa.bindparam(f"_{c}") for c in PROGRESS_COLUMNS[1:]}))

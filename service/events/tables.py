@@ -72,6 +72,10 @@ commands = sa.Table(
     sa.Column("last_version", sa.Integer, nullable=False),
 )
 
+RATED_FINISHED = "rated AND status = 'finished'"
+RATING_DUE = f"{RATED_FINISHED} AND NOT rating_counted"
+RATING_COUNTED = f"{RATED_FINISHED} AND rating_counted"
+
 games = sa.Table(
     "games",
     metadata,
@@ -97,16 +101,26 @@ games = sa.Table(
     sa.Column("deadline", Timestamp, nullable=True),
     sa.Column("created_at", Timestamp, nullable=False),
     sa.Column("updated_at", Timestamp, nullable=False),
+    # Whether the ratings counted it (a rated game that finished): `projections/ratings.py`
+    # finds what is left to count, and the last game counted, by the two partial indexes below,
+    # whatever the number of games counted before.
+    sa.Column("rating_counted", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_games_status", "status", "created_at"),
     # The lobby, newest first, without a status filter, and `?mine=true` (by creator, and on
     # PostgreSQL by seat: `SEATS_INDEX`). None of these columns changes once a game is
     # dealt, so commands still update the row in place.
     sa.Index("ix_games_created", "created_at", "game_id"),
     sa.Index("ix_games_creator", "creator", "created_at"),
+    sa.Index("ix_games_rating_due", "updated_at", "game_id",
+             postgresql_where=sa.text(RATING_DUE), sqlite_where=sa.text(RATING_DUE)),
+    sa.Index("ix_games_rating_counted", "updated_at", "game_id",
+             postgresql_where=sa.text(RATING_COUNTED), sqlite_where=sa.text(RATING_COUNTED)),
     # Every command rewrites its game's row and views. Free room on the page lets PostgreSQL
     # update them in place (HOT: no new index entries), and prune old versions as it goes.
     postgresql_with={"fillfactor": 50},
 )
+# The columns of a games row that no command writes: the ratings' own (`projections/ratings.py`).
+RATINGS_COLUMNS = ("rating_counted",)
 # The columns of a games row that a command may change without touching the lobby (the rest
 # come from the lobby, the ruleset and the creation time): a command that leaves the lobby as
 # it was writes only these.

@@ -41,6 +41,7 @@ from service.http.routes.health import healthz, metrics, readyz
 from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.ratings import RatingsController
+from service.http.routes.receipt_keys import list_receipt_keys
 from service.http.routes.rematch import RematchController
 from service.http.routes.rulesets import list_rulesets
 from service.http.routes.tournaments import TournamentsController
@@ -237,7 +238,7 @@ def create_app(
                         RematchController,
                         PlayController, TurnController, FollowController, AuditController,
                         RatingsController, TournamentsController,
-                         WebhooksController, list_rulesets, healthz,
+                         WebhooksController, list_rulesets, list_receipt_keys, healthz,
                         readyz, metrics,
                         web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
@@ -267,7 +268,8 @@ def _cors(origins: tuple[str, ...]) -> CORSConfig | None:
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                        "If-None-Match", "Last-Event-ID"],
         expose_headers=["ETag", "Retry-After", "RateLimit-Policy", "RateLimit-Limit",
-                        "RateLimit-Remaining", "RateLimit-Reset"],
+                        "RateLimit-Remaining", "RateLimit-Reset", "Cya-Receipt",
+                        "Cya-Receipt-Salt"],
     )
 
 

@@ -25,6 +25,7 @@ from service.pipeline import Pipeline
 from service.players.directory import Player, PlayerDirectory
 from service.projections.games import GameAccess
 from service.projections.seat_views import MemoryViews
+from service.receipts import Receipt, salt_of
 from service.table.game import Game
 from service.wiring.bootstrap import Services
 
@@ -41,6 +42,24 @@ class Runtime:
     memory_views: MemoryViews | None = None  # set when this process is the only writer
     # Watchers' views of games with a spectator delay: past versions, folded from the log.
     delayed_views: MemoryViews = field(default_factory=lambda: MemoryViews(512))
+
+    def receipt(self, game_id: str, version: int, chain_hash: str) -> Receipt | None:
+        """The signed receipt for the log at `version` (None with receipts turned off)."""
+        signer = self.services.receipts
+        return None if signer is None else signer.receipt(game_id, version, chain_hash)
+
+    def receipt_salt(self, game_id: str) -> str:
+        """The game's receipt salt (hex), which its history publishes: with it anyone checks
+        a receipt's `chain_seal` against the history's chain."""
+        return salt_of(self.services.receipt_keys.seal_secret, game_id).hex()
+
+    async def receipt_at(self, game_id: str, version: int) -> Receipt | None:
+        """`receipt` for a version whose chain hash the caller does not hold: read from the
+        log (None for version 0, before any event)."""
+        if self.services.receipts is None or version <= 0:
+            return None
+        stored = await self.services.store.read_events(game_id, version - 1, version)
+        return self.receipt(game_id, version, stored[-1].hash) if stored else None
 
 
 def viewer_in(access: GameAccess, player: Player) -> int | None:

@@ -24,6 +24,7 @@ from service.domain import (
 from service.domain.commands import FormSet
 from service.http.schemas.events import EventOut, EventPage
 from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
+from service.receipts import KeyRing, Receipt, ReceiptSigner
 from service.table.turns import GameStatus, Turn
 
 NEW_GAME = [
@@ -55,6 +56,17 @@ PLAYER = [Example(summary="A display name", value={"name": "alice"})]
 # the engine and the answer types the routes use, so they cannot drift from what is served.
 _GAME_ID = "3f2a9c1e6b7d4e0f8a5c2b1d9e8f7a6b"
 _LOBBY_EVENTS = 2  # game_created (its creator seated) and seat_taken: versions before the deal
+# Receipts signed by a key made for the examples alone (its seed is fixed, so the contract does
+# not change from one generation to the next); the chain hashes are made up.
+_EXAMPLE_SIGNER = ReceiptSigner(KeyRing.from_document(
+    b'{"seal_secret": "' + b"11" * 32 + b'", "keys": [{"private_key": "' + b"22" * 32 + b'"}]}'))
+
+
+def example_receipt(version: int) -> Receipt:
+    return _EXAMPLE_SIGNER.receipt(_GAME_ID, version, f"{version:064x}")
+
+
+RECEIPT = example_receipt(7)
 
 
 def _play_examples() -> dict[str, dict[str, Any]]:
@@ -75,12 +87,14 @@ def _play_examples() -> dict[str, dict[str, Any]]:
                         list(state.pending_seats()), None, player_view(state, seat)),
         "legal": LegalCommands(_GAME_ID, version, seat, legal),
         "command": CommandResult(_GAME_ID, version + len(events), seen(version + 1, events),
-                                 replayed=False, committed=True, partial=False),
+                                 replayed=False, committed=True, partial=False,
+                                 receipt=example_receipt(version + len(events))),
         "events": EventPage(_GAME_ID, version + len(events),
                             seen(_LOBBY_EVENTS + 1, deal), next_after=version,
-                            awaiting=list(after.pending_seats()), deadline=None),
+                            awaiting=list(after.pending_seats()), deadline=None,
+                            receipt=example_receipt(version)),
         "turn": Turn(_GAME_ID, version, GameStatus.PLAYING, seat, [seat], None,
-                     player_view(state, seat), legal),
+                     player_view(state, seat), legal, example_receipt(version)),
     }
     return {name: msgspec.to_builtins(answer) for name, answer in answers.items()}
 

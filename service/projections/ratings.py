@@ -10,8 +10,11 @@ that expired) has no ranking, so it changes nobody's rating.
 
 Ratings depend on the order of the games, so the table is always what replaying every
 finished rated game in order of (finish time, game id) gives: `catch_up` extends it with the
-games finished since, and starts again from nothing when one of them finished before a game
-already counted (two processes committing at once). `rebuild` is the same from nothing.
+games finished since. When one of them finished before a game already counted (two processes
+committing at once), it takes back the games counted after it (each change keeps the rating
+before it) and counts them again after it. `rebuild` is the same from nothing. What is left to
+count, and the last game counted, are found by the games rows' `rating_counted` flag and its
+partial indexes (`tables.RATING_DUE`), so a count costs the same however many came before.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
@@ -26,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
-from service.events.tables import games, rating_changes, ratings
+from service.events.tables import RATING_COUNTED, RATING_DUE, games, rating_changes, ratings
 from service.table.game import Game, apply_at
 from service.table.lobby import SeatResigned
 from service.table.seats import BotSeat, HumanSeat
@@ -105,8 +109,8 @@ async def catch_up(store: EventStore) -> int:
             return 0
         last = await _last_counted(conn)
         if last is not None and pending[0] < last:  # one finished before a counted game
-            await _clear(conn)
-            pending = await _finished(conn, counted=None)
+            await _take_back_after(conn, pending[0])
+            pending = await _finished(conn, counted=False)
         await _count(store, conn, [game_id for _, game_id in pending])
         return len(pending)
 
@@ -141,23 +145,61 @@ async def _finished(conn: AsyncConnection, *, counted: bool | None
     False: only those not counted yet."""
     q = sa.select(games.c.game_id, games.c.updated_at).where(
         games.c.rated.is_(True), games.c.status == "finished")
-    if counted is False:
-        q = q.where(~sa.exists().where(rating_changes.c.game_id == games.c.game_id))
+    if counted is False:  # as `tables.RATING_DUE` says it, for its index
+        q = q.where(sa.text(RATING_DUE))
     rows = (await conn.execute(q.order_by(games.c.updated_at, games.c.game_id))).all()
     return [(r.updated_at, r.game_id) for r in rows]
 
 
+async def _counted_after(conn: AsyncConnection, since: tuple[datetime, str] | None = None,
+                         limit: int | None = None) -> list[tuple[datetime, str]]:
+    """Counted games, the last first (`ix_games_rating_counted`): those after `since`."""
+    q = sa.select(games.c.updated_at, games.c.game_id).where(sa.text(RATING_COUNTED))
+    if since is not None:
+        q = q.where(sa.tuple_(games.c.updated_at, games.c.game_id) > sa.tuple_(*map(
+            sa.literal, since)))
+    q = q.order_by(games.c.updated_at.desc(), games.c.game_id.desc()).limit(limit)
+    return [(r.updated_at, r.game_id) for r in (await conn.execute(q)).all()]
+
+
 async def _last_counted(conn: AsyncConnection) -> tuple[datetime, str] | None:
-    row = (await conn.execute(
-        sa.select(games.c.updated_at, games.c.game_id)
-        .where(games.c.game_id.in_(sa.select(rating_changes.c.game_id)))
-        .order_by(games.c.updated_at.desc(), games.c.game_id.desc()).limit(1))).first()
-    return None if row is None else (row.updated_at, row.game_id)
+    last = await _counted_after(conn, limit=1)
+    return last[0] if last else None
+
+
+async def _take_back_after(conn: AsyncConnection, since: tuple[datetime, str]) -> None:
+    """Undo the counting of every game counted after `since`: each rating goes back to what it
+    was before the first of them that changed it (the change keeps it), or away if it was new."""
+    later = [game_id for _, game_id in await _counted_after(conn, since)]
+    changes = (await conn.execute(sa.select(rating_changes).where(
+        rating_changes.c.game_id.in_(later)))).all()
+    order = {game_id: n for n, game_id in enumerate(reversed(later))}  # finish order
+    first: dict[tuple[str, str], Any] = {}
+    games_of: dict[tuple[str, str], set[str]] = {}
+    for c in sorted(changes, key=lambda c: (order[c.game_id], c.seat)):
+        key = (c.family, c.identity)
+        first.setdefault(key, c)
+        games_of.setdefault(key, set()).add(c.game_id)
+    for (family, identity), c in first.items():
+        row = ratings.c.family == family, ratings.c.identity == identity
+        before = (await conn.execute(sa.select(ratings.c.games).where(*row))).scalar_one()
+        games_before = before - len(games_of[(family, identity)])
+        if games_before == 0:
+            await conn.execute(sa.delete(ratings).where(*row))
+        else:
+            await conn.execute(ratings.update().where(*row).values(
+                mu=c.mu_before, sigma=c.sigma_before, games=games_before,
+                ordinal=ordinal(c.mu_before, c.sigma_before)))
+    await conn.execute(sa.delete(rating_changes).where(rating_changes.c.game_id.in_(later)))
+    await conn.execute(games.update().where(games.c.game_id.in_(later))
+                       .values(rating_counted=False))
 
 
 async def _clear(conn: AsyncConnection) -> None:
     await conn.execute(sa.delete(rating_changes))
     await conn.execute(sa.delete(ratings))
+    await conn.execute(games.update().where(games.c.rating_counted.is_(True))
+                       .values(rating_counted=False))
 
 
 async def _count(store: EventStore, conn: AsyncConnection, game_ids: Iterable[str]) -> None:
@@ -177,6 +219,8 @@ async def _count(store: EventStore, conn: AsyncConnection, game_ids: Iterable[st
         for identity, r in combined(match, after).items():
             current[(family, identity)] = r
             await _save(conn, family, identity, r, exists=known[identity] is not None)
+        await conn.execute(games.update().where(games.c.game_id == game_id)
+                           .values(rating_counted=True))
 
 
 def _fresh() -> Rating:

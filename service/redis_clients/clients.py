@@ -93,9 +93,9 @@ def sync_client(url: str, **options: Any) -> redis.Redis:
     target = sentinel_target(url)
     if target is None:
         return Redis.from_url(url, **options)
-    sentinel = Sentinel(  # type: ignore[no-untyped-call]
+    sentinel = Sentinel(  # type: ignore[no-untyped-call,unused-ignore]
         target.sentinels, sentinel_kwargs=_sentinel_options(options))
-    client: Redis = sentinel.master_for(  # type: ignore[no-untyped-call]
+    client: Redis = sentinel.master_for(  # type: ignore[no-untyped-call,unused-ignore]
         target.master, redis_class=SentinelMaster, connection_class=SentinelConnection,
         db=target.db, password=target.password, **options)
     return client
@@ -112,7 +112,7 @@ def async_client(url: str, **options: Any) -> redis.asyncio.Redis:
     target = sentinel_target(url)
     if target is None:
         return Redis.from_url(url, **options)
-    sentinel = Sentinel(  # type: ignore[no-untyped-call]
+    sentinel = Sentinel(  # type: ignore[no-untyped-call,unused-ignore]
         target.sentinels, sentinel_kwargs=_sentinel_options(options))
     client: Redis = sentinel.master_for(
         target.master, redis_class=AsyncSentinelMaster, db=target.db, password=target.password,

@@ -18,6 +18,7 @@ from service.domain.commands import SeatCommand
 from service.domain.docs import doc
 from service.table.clock import deadline
 from service.table.game import Game
+from service.table.receipt import Receipt
 
 
 class GameStatus(enum.StrEnum):
@@ -37,7 +38,7 @@ _SEAT = "Your seat."
 _VERSION = "The game's version: the number of events in its log."
 
 
-class Turn(msgspec.Struct):
+class Turn(msgspec.Struct, omit_defaults=True):  # no `receipt`: none is written
     """Everything a seat needs to decide, read at one version: `GET /v1/games/{game_id}/turn`,
     and inline in a player's `your_turn` news."""
 
@@ -55,6 +56,10 @@ class Turn(msgspec.Struct):
     legal_commands: Annotated[list[SeatCommand], doc(
         "Every command you may send now, each ready to post to `POST /commands` as it is; "
         "empty while the game waits for another seat or is not being played.")]
+    receipt: Annotated[Receipt | None, doc(
+        "`GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md);"
+        " keep it. Left out in a `your_turn` news and a bot endpoint's turn, and when the"
+        " operator turned receipts off.")] = None
 
     @property
     def mine(self) -> bool:

@@ -1,7 +1,7 @@
 // Every call this client makes to the service, in one place. The rest of the client never
 // calls fetch: it asks this module, which adds the key, retries what is safe to retry and
 // turns problem+json answers into ApiError.
-import { session } from './store.js';
+import { receipts, session } from './store.js';
 
 const BASE = '/v1';
 
@@ -53,7 +53,14 @@ async function call(method, path, { body, extra, retry = method === 'GET', signa
       const problem = await res.json().catch(() => null);
       throw new ApiError(res.status, problem);
     }
-    return raw ? res.text() : res.json();
+    if (raw) {
+      const receipt = res.headers.get('Cya-Receipt'); // the history's, in a header
+      if (receipt) receipts.keep(JSON.parse(receipt));
+      return res.text();
+    }
+    const answer = await res.json();
+    receipts.keep(answer?.receipt); // command answers, event pages, turns
+    return answer;
   }
 }
 
@@ -147,6 +154,7 @@ export async function followEvents(id, lastId, onEvents, { signal, key, onStatus
           if (!data) continue; // a heartbeat comment
           const item = JSON.parse(data);
           lastId = item.version;
+          receipts.keep(item.receipt);
           batch.push(item);
           if (item.event.type === 'game_ended') ended = true;
         }

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import functools
 import gc
+import logging
 
 from service.events.backends import open_store
+from service.events.engine import sqlite_file_of
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.ratings import RateFinishedGames
+from service.receipts import ReceiptSigner, load_key_ring
 from service.scheduling.clock_lateness import ClockLateness
 from service.tournaments.runner.drivers import TournamentDriver
 from service.webhooks.dispatch import Webhooks
 from service.wiring.execution import execution_of, work_for
 from service.wiring.settings import Settings, get_settings
+
+log = logging.getLogger("cya.wiring")
 
 
 class Services:
@@ -37,6 +42,13 @@ class Services:
         self.publisher: Publisher = (
             RedisPublisher(settings.redis_url) if settings.redis_url else LocalPublisher()
         )
+        self.receipt_keys = load_key_ring(settings.receipt_keys, settings.receipt_keys_path)
+        if settings.receipt_keys is None and sqlite_file_of(settings.database_url) is None:
+            log.warning("receipt keys from %s: production configures CYA_RECEIPT_KEYS, the "
+                        "same on every API process (docs/receipts.md)",
+                        settings.receipt_keys_path or "this process alone")
+        # None when turned off (`CYA_RECEIPTS=0`): answers carry `receipt: null`.
+        self.receipts = ReceiptSigner(self.receipt_keys) if settings.receipts else None
         cache = StateCache(settings.state_cache_size) if settings.state_cache else None
         self.pipeline = Pipeline(self.store, cache=cache, publisher=self.publisher,
                                  hooks=functools.partial(self._hooks, scheduler),

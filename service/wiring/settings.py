@@ -9,7 +9,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TypeVar
 
-from service.events.engine import DEFAULT_DATABASE_URL
+from service.events.engine import DEFAULT_DATABASE_URL, sqlite_file_of
 from service.redis_clients import sentinel_target
 from service.webhooks.settings import WebhookSettings
 
@@ -23,6 +23,9 @@ class Execution(StrEnum):
 
 
 SCHEDULERS = tuple(Execution)
+# Where an unconfigured process on PostgreSQL keeps its receipt keys: processes started in one
+# directory share them; production configures CYA_RECEIPT_KEYS instead (docs/receipts.md).
+DEFAULT_RECEIPT_KEYS_FILE = "./cya-receipt-keys.json"
 _FALSE = {"0", "false", "no", "off"}
 _TRUE = {"1", "true", "yes", "on"}
 N = TypeVar("N", int, float)
@@ -118,6 +121,21 @@ class Settings:
     lobby_ttl_s: float = 86_400.0
     abandon_after_s: float = 7 * 86_400.0
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    # Signed receipts (service/receipts/, docs/receipts.md): on unless turned off, when every
+    # answer's `receipt` is null. The key ring: configured (`receipt_keys`, its JSON), or kept
+    # in `receipt_keys_file`, created on first start; with neither, the file beside the SQLite
+    # database, or (PostgreSQL, in-memory SQLite) a ring for this process alone.
+    receipts: bool = True
+    receipt_keys: str | None = field(default=None, repr=False)
+    receipt_keys_file: str | None = None
+
+    @property
+    def receipt_keys_path(self) -> str | None:
+        """The key ring's file: the one set, else beside the SQLite database file."""
+        if self.receipt_keys_file is not None:
+            return self.receipt_keys_file
+        database = sqlite_file_of(self.database_url)
+        return None if database is None else f"{database}-receipt-keys.json"
 
     @property
     def catches_up_first(self) -> bool:
@@ -135,8 +153,9 @@ class Settings:
         if scheduler not in SCHEDULERS:
             raise ConfigError(f"{read_from} must be one of {', '.join(SCHEDULERS)}, "
                               f"not {scheduler!r}")
+        database_url = env_text("CYA_DATABASE_URL", DEFAULT_DATABASE_URL)
         return cls(
-            database_url=env_text("CYA_DATABASE_URL", DEFAULT_DATABASE_URL),
+            database_url=database_url,
             redis_url=redis_url,
             state_cache=env_flag("CYA_STATE_CACHE", True),
             state_cache_size=env_number("CYA_STATE_CACHE_SIZE", 1024, int, 1),
@@ -152,6 +171,10 @@ class Settings:
             lobby_ttl_s=env_number("CYA_LOBBY_TTL_S", 86_400.0, float, 1.0),
             abandon_after_s=env_number("CYA_ABANDON_AFTER_S", 7 * 86_400.0, float, 1.0),
             webhooks=webhook_settings_from_env(),
+            receipts=env_flag("CYA_RECEIPTS", True),
+            receipt_keys=env_text("CYA_RECEIPT_KEYS", "") or None,
+            receipt_keys_file=env_text("CYA_RECEIPT_KEYS_FILE", "") or (
+                None if sqlite_file_of(database_url) else DEFAULT_RECEIPT_KEYS_FILE),
         )
 
 

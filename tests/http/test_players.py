@@ -68,6 +68,7 @@ async def test_given_no_key_then_every_operation_that_needs_one_answers_401_firs
 OPEN_TO_ANYONE = {
     ("get", "/v1/healthz"), ("get", "/v1/readyz"), ("get", "/v1/metrics"),
     ("get", "/v1/rulesets"), ("post", "/v1/players"), ("get", "/v1/players/{player_id}"),
+    ("get", "/v1/receipt-keys"),
     ("get", "/v1/leaderboard"), ("get", "/v1/games"),
     *(("get", f"/v1/games/{{game_id}}{route}")
       for route in ("", "/events", "/history", "/history/page", "/state", "/verify", "/view")),

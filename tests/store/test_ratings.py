@@ -5,7 +5,6 @@ same table, and a seat given up is its player's loss."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -13,9 +12,10 @@ from openskill.models import PlackettLuce
 
 from service.bots import random_policy
 from service.domain import legal_commands, player_view, preset
-from service.events.tables import games, rating_changes
+from service.events.tables import rating_changes
 from service.events.tables import ratings as ratings_table
 from service.pipeline import Pipeline
+from service.pipeline.rematch import offer_rematch
 from service.projections import ratings
 from service.projections.rebuild import rebuild
 from service.table.lobby_commands import CreateGame, Start
@@ -127,19 +127,36 @@ async def test_given_a_player_who_resigned_then_it_is_rated_last(services):
 @pytest.mark.parametrize("settings", [True], indirect=True, ids=["cache"])
 async def test_given_a_game_that_finished_before_one_already_counted_then_all_count_in_order(
         services):
-    # Two processes may count games out of order; the table must still be what replaying
-    # every game in order of finishing gives (here: a finish time moved back by hand).
+    # Two processes may count games out of order: here the first game's count failed while a
+    # later one's went through. The table must still be what replaying every game in order of
+    # finishing gives, and only the games counted after the late one are counted again.
     p = services.pipeline
-    first = await _rated_game(p, TWO, (HumanSeat("ann"), BotSeat("greedy")), seed=1)
+    await _rated_game(p, TWO, (HumanSeat("ann"), BotSeat("greedy")), seed=1)
     second = await _rated_game(p, TWO, (HumanSeat("ann"), BotSeat("random")), seed=2)
-    async with services.store.write() as conn:
-        await conn.execute(sa.delete(rating_changes).where(rating_changes.c.game_id == second))
-        earlier = await conn.scalar(sa.select(games.c.updated_at).where(games.c.game_id == first))
-        await conn.execute(games.update().where(games.c.game_id == second)
-                           .values(updated_at=earlier - timedelta(days=1)))
+    third = await _rated_game(p, TWO, (HumanSeat("bob"), BotSeat("random")), seed=3)
+    in_order = await _table(services)
+    async with services.store.write() as conn:  # as if only the later two had been counted
+        await ratings._clear(conn)
+        await ratings._count(services.store, conn, [second, third])
+    assert await _table(services) != in_order
 
-    await ratings.catch_up(services.store)
+    assert await ratings.catch_up(services.store) == 3  # the late one, and the two after it
     caught_up = await _table(services)
     await ratings.rebuild(services.store)
 
-    assert await _table(services) == caught_up
+    assert caught_up == in_order == await _table(services)
+    assert await ratings.catch_up(services.store) == 0
+
+
+@pytest.mark.parametrize("settings", [True], indirect=True, ids=["cache"])
+async def test_given_a_counted_game_whose_row_is_written_again_then_it_stays_counted(services):
+    # A rematch offered after the end rewrites the whole games row: the ratings' flag is not
+    # the command's to write, so the game is not counted twice.
+    p = services.pipeline
+    game_id = await _rated_game(p, TWO, (HumanSeat("ann"), BotSeat("greedy")), seed=4)
+    counted = await _table(services)
+    await offer_rematch(p, game_id, "ann")
+    assert (await p.load(game_id)).lobby.rematch is not None
+
+    assert await ratings.catch_up(services.store) == 0
+    assert await _table(services) == counted

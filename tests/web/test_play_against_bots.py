@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 
 import httpx
+import msgspec
+from cya_client.models import Receipt, ReceiptKeys
+from cya_client.receipts import agrees, history_lines, verify_receipt
 from playwright.sync_api import expect
 
 from .conftest import Server, screenshot, serious_accessibility_issues
@@ -79,3 +82,18 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     assert not leaks(seen, history, seat=0)
     assert not leaks(watched, history, seat=None)
     assert len(kinds) > 3
+
+    # Both browsers kept the server's signed receipts of the game (docs/receipts.md), and
+    # each one checks against the history with the published key alone.
+    signed = httpx.get(f"{server.url}/v1/games/{game}/history",
+                       headers={"Authorization": f"Bearer {key}"})
+    keys = msgspec.convert(httpx.get(f"{server.url}/v1/receipt-keys").json(), ReceiptKeys)
+    for person in (page, cara.page):
+        kept = person.evaluate("(g) => JSON.parse(localStorage.getItem(`cya.receipts.${g}`))",
+                               game)
+        assert len(kept) > len(kinds)  # a command's, the pages', the stream's
+        for raw in kept.values():
+            receipt = msgspec.convert(raw, Receipt)
+            assert verify_receipt(receipt, keys)
+            assert agrees(receipt, history_lines(signed.content),
+                          signed.headers["Cya-Receipt-Salt"])

@@ -36,7 +36,8 @@ from cya_client.errors import (
     VersionNotFound,
     WebhookUrlRefused,
 )
-from cya_client.models import Command, Event, GameView, News, Pending, Turn
+from cya_client.models import Command, Event, GameView, News, Pending, Receipt, Turn
+from cya_client.receipts import ReceiptBox
 from cya_client.streams import StreamEvent, StreamLost
 from cya_client.transport import NO_RETRIES, RetryPolicy
 
@@ -70,6 +71,8 @@ __all__ = [
     "PrivateTournament",
     "ProblemError",
     "RateLimited",
+    "Receipt",
+    "ReceiptBox",
     "RetryPolicy",
     "RuleViolation",
     "SpectatorDelay",

@@ -23,6 +23,7 @@ from cya_client.areas.ratings import AsyncRatings, Ratings
 from cya_client.areas.rulesets import AsyncRulesets, Rulesets
 from cya_client.areas.tournaments import AsyncTournaments, Tournaments
 from cya_client.areas.webhooks import AsyncWebhooks, Webhooks
+from cya_client.receipts import ReceiptBox
 from cya_client.transport import DEFAULT_RETRY, AsyncSession, Call, RetryPolicy, Session
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -39,6 +40,7 @@ OPERATIONS = {
     "getTurn": "play.turn", "postCommand": "play.send", "getView": "play.view",
     "getLegalCommands": "play.legal_commands",
     "listEvents": "follow.events", "getHistory": "audit.history",
+    "listReceiptKeys": "audit.receipt_keys",
     "getHistoryPage": "audit.history_page", "getStateAt": "audit.state",
     "verifyGame": "audit.verify", "listRulesets": "rulesets.catalogue",
     "getLeaderboard": "ratings.leaderboard", "getPlayer": "ratings.player",
@@ -65,9 +67,11 @@ class Client:
 
     def __init__(self, base_url: str = DEFAULT_URL, api_key: str | None = None, *,
                  retry: RetryPolicy = DEFAULT_RETRY, timeout: float = 30.0,
-                 transport: httpx.BaseTransport | None = None) -> None:
+                 transport: httpx.BaseTransport | None = None,
+                 receipts: ReceiptBox | None = None) -> None:
+        """`receipts`: where to keep the receipts the answers carry (docs/receipts.md)."""
         self.session = Session(base_url, api_key, retry=retry, timeout=timeout,
-                               transport=transport)
+                               transport=transport, receipts=receipts)
         self.players = Players(self.session)
         self.games = Games(self.session)
         self.play = Play(self.session)
@@ -109,9 +113,10 @@ class AsyncClient:
 
     def __init__(self, base_url: str = DEFAULT_URL, api_key: str | None = None, *,
                  retry: RetryPolicy = DEFAULT_RETRY, timeout: float = 30.0,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 receipts: ReceiptBox | None = None) -> None:
         self.session = AsyncSession(base_url, api_key, retry=retry, timeout=timeout,
-                                    transport=transport)
+                                    transport=transport, receipts=receipts)
         self.players = AsyncPlayers(self.session)
         self.games = AsyncGames(self.session)
         self.play = AsyncPlay(self.session)

@@ -475,6 +475,9 @@ class CommandResult(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: card, a round's end), so those events are left out, and so is whether they would happen.
     #: False otherwise.
     partial: bool
+    #: The server's signed receipt for the log at `version` (docs/receipts.md): keep it. Null for a
+    #: dry run (nothing was stored), or when the operator turned receipts off.
+    receipt: Receipt | None
     #: True when this `Idempotency-Key` came with this command before: the answer is the first
     #: request's result, and nothing new happened.
     replayed: bool
@@ -642,6 +645,10 @@ class EventPage(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Pass it as `?after=` for the next page: the last version on this page, or `after` itself when
     #: the page is empty.
     next_after: int
+    #: The server's signed receipt for the log at `next_after`, the version this page brings you to
+    #: (docs/receipts.md): keep it. Null when no event is at `next_after` (0, or past the log's
+    #: end), or when the operator turned receipts off.
+    receipt: Receipt | None
     #: The game's current version: the number of events in its log.
     version: int
 
@@ -940,6 +947,13 @@ class HistoryPage(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Pass it as `?after=` for the next page: the last version on this page, or `after` itself when
     #: the page is empty (then there are no more).
     next_after: int
+    #: The server's signed receipt for the whole log, at `version` (docs/receipts.md). Null only
+    #: when the operator turned receipts off.
+    receipt: Receipt | None
+    #: Hex: the game's receipt salt. A receipt's `chain_seal` is HMAC-SHA-256 keyed with it of the
+    #: line's `hash` at the receipt's version, so with it any receipt of this game can be checked
+    #: against these lines.
+    receipt_salt: str
     #: The game's version: the number of events in its log.
     version: int
 
@@ -1338,6 +1352,22 @@ class ProblemBody(msgspec.Struct, kw_only=True, omit_defaults=True):
     type: str
 
 
+class PublicKey(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A receipt key, as `GET /v1/receipt-keys` lists it."""
+    #: `Ed25519`.
+    algorithm: str
+    #: When the key was made, if known.
+    created_at: datetime | None
+    #: The key's id, as receipts name it: the first 16 hex digits of the SHA-256 of the raw public
+    #: key.
+    key_id: str
+    #: Hex: the raw 32-byte Ed25519 public key.
+    public_key: str
+    #: When the key stopped signing: it is listed to verify the receipts it signed before. Null for
+    #: the key that signs now.
+    retired_at: datetime | None
+
+
 class RatingChange(msgspec.Struct, kw_only=True, omit_defaults=True):
     """What a finished rated game did to one seat's rating."""
     #: The rating (ordinal) after it.
@@ -1369,6 +1399,41 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     rating: float
     #: Its uncertainty (25/3 at the start; shrinks with games).
     sigma: float
+
+
+class Receipt(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """
+    The server's signed word on a game's log at one version (docs/receipts.md): keep it, and a
+    history that disagrees with it later is evidence against the server.
+    """
+    #: Hex HMAC-SHA-256, keyed with the game's `receipt_salt` (published with its history), of the
+    #: log's hash chain at `version` (the history line's `hash`) as ASCII.
+    chain_seal: str
+    #: The game's id.
+    game_id: str
+    #: The signing key's id, as `GET /v1/receipt-keys` lists it.
+    key_id: str
+    #: Hex SHA-256 of the game's `receipt_salt` (the same for every receipt of the game): it binds
+    #: the salt the history publishes to this receipt.
+    salt_commitment: str
+    #: Hex Ed25519 signature of `cya-receipt-v1\n` + game_id + `\n` + version + `\n` +
+    #: salt_commitment + `\n` + chain_seal + `\n` + key_id (UTF-8, version in decimal).
+    signature: str
+    #: The version the receipt is for: the number of events in the log it covers.
+    version: int
+
+
+class ReceiptKeys(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """
+    The keys that verify this service's receipts: the one that signs now, and the retired ones,
+    still listed so the receipts they signed keep verifying.
+    """
+    #: Every key, the signing one first.
+    keys: list[PublicKey]
+    #: The domain-separation prefix of the signed message (docs/receipts.md).
+    message_prefix: str
+    #: The id of the key that signs new receipts.
+    signing_key_id: str
 
 
 class Redelivery(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -1981,6 +2046,10 @@ class Turn(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Every command you may send now, each ready to post to `POST /commands` as it is; empty while
     #: the game waits for another seat or is not being played.
     legal_commands: list[Command]
+    #: `GET /turn`: the server's signed receipt for the log at `version` (docs/receipts.md); keep
+    #: it. Left out in a `your_turn` news and a bot endpoint's turn, and when the operator turned
+    #: receipts off.
+    receipt: Receipt | UnsetType | None = UNSET
     #: Your seat.
     seat: int
     #: `lobby` before the deal, `playing` or `finished`.

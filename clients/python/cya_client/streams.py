@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 import httpx
 
 from cya_client.errors import ProblemError
-from cya_client.models import EventOut, GameEnded, News
+from cya_client.models import EventOut, GameEnded, News, Receipt
 from cya_client.transport import RETRYABLE_STATUS, AsyncSession, Call, RetryPolicy, Session, decoder
 
 T = TypeVar("T")
@@ -29,6 +29,8 @@ class StreamEvent(EventOut, kw_only=True):
     awaiting: list[int]
     #: When that decision times out (turn clock); null without a clock, or for a bot's decision.
     deadline: datetime | None
+    #: The server's signed receipt for the log at this event's version (docs/receipts.md).
+    receipt: Receipt | None = None
 
 
 class StreamLost(ConnectionError):
@@ -153,6 +155,8 @@ def resumable(session: Session, open_at: Callable[[str | None], Call[Any]],
                     if (found := reader.feed(line)) is None:
                         continue
                     (item, last), reconnects.failures = found, 0
+                    if isinstance(item, StreamEvent) and session.receipts is not None:
+                        session.receipts.keep(item.receipt)
                     yield item
                     if reader.done(item):
                         return
@@ -173,6 +177,8 @@ async def aresumable(session: AsyncSession, open_at: Callable[[str | None], Call
                     if (found := reader.feed(line)) is None:
                         continue
                     (item, last), reconnects.failures = found, 0
+                    if isinstance(item, StreamEvent) and session.receipts is not None:
+                        session.receipts.keep(item.receipt)
                     yield item
                     if reader.done(item):
                         return

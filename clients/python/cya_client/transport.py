@@ -25,11 +25,15 @@ import httpx
 import msgspec
 
 from cya_client.errors import ProblemError, problem_of, retry_after_of
+from cya_client.models import CommandResult, EventPage, HistoryPage, Turn
+from cya_client.receipts import ReceiptBox
 
 T = TypeVar("T")
 USER_AGENT = "cya-client/0.1"
 RETRYABLE_STATUS = frozenset({429, 503})
 _encoder = msgspec.json.Encoder()
+# The answers that carry a receipt (stream items too: `streams.StreamEvent`).
+RECEIPTED = (CommandResult, EventPage, HistoryPage, Turn)
 _decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
@@ -110,11 +114,16 @@ def _retryable(call: Call[Any], error: httpx.TransportError) -> bool:
 
 class _Base:
     def __init__(self, base_url: str, api_key: str | None, retry: RetryPolicy,
-                 timeout: float) -> None:
+                 timeout: float, receipts: ReceiptBox | None) -> None:
         self.base_url = base_url.rstrip("/").removesuffix("/v1")
         self.api_key = api_key
         self.retry = retry
         self.timeout = timeout
+        self.receipts = receipts  # where the receipts answers carry are kept, if anywhere
+
+    def keep_receipt(self, answer: object) -> None:
+        if self.receipts is not None and isinstance(answer, RECEIPTED):
+            self.receipts.keep(answer.receipt)
 
     def headers(self, call_headers: Mapping[str, str] | None = None) -> dict[str, str]:
         out = {"User-Agent": USER_AGENT, "Accept": "application/json"}
@@ -137,7 +146,9 @@ class _Base:
 
     def outcome(self, call: Call[T], response: httpx.Response) -> T:
         if response.status_code in call.ok:
-            return _decode(call, response)
+            answer = _decode(call, response)
+            self.keep_receipt(answer)
+            return answer
         raise problem_of(response)
 
     def should_retry(self, call: Call[Any], response: httpx.Response, attempt: int) -> bool:
@@ -156,8 +167,9 @@ class Session(_Base):
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  retry: RetryPolicy = DEFAULT_RETRY, timeout: float = 30.0,
-                 transport: httpx.BaseTransport | None = None) -> None:
-        super().__init__(base_url, api_key, retry, timeout)
+                 transport: httpx.BaseTransport | None = None,
+                 receipts: ReceiptBox | None = None) -> None:
+        super().__init__(base_url, api_key, retry, timeout, receipts)
         self.http = httpx.Client(base_url=self.base_url, transport=transport,
                                  timeout=self.timeout_of(0))
 
@@ -198,8 +210,9 @@ class AsyncSession(_Base):
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  retry: RetryPolicy = DEFAULT_RETRY, timeout: float = 30.0,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
-        super().__init__(base_url, api_key, retry, timeout)
+                 transport: httpx.AsyncBaseTransport | None = None,
+                 receipts: ReceiptBox | None = None) -> None:
+        super().__init__(base_url, api_key, retry, timeout, receipts)
         self.http = httpx.AsyncClient(base_url=self.base_url, transport=transport,
                                       timeout=self.timeout_of(0))
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, Response, get
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Parameter
 
 from service.audit.verify import VerifyReport, verify
@@ -20,6 +22,7 @@ from service.http.problems import Problem, forbidden, problem_responses
 from service.http.schemas.parameters import GameId
 from service.http.schemas.play import StateOut
 from service.projections.games import game_access
+from service.receipts import Receipt
 from service.table.lobby import SeatResigned
 from service.table.timeouts import SeatHandedToBot
 
@@ -94,6 +97,39 @@ class HistoryPage(msgspec.Struct):
     next_after: Annotated[int, doc(
         "Pass it as `?after=` for the next page: the last version on this page, or `after` "
         "itself when the page is empty (then there are no more).")]
+    receipt: Annotated[Receipt | None, doc(
+        "The server's signed receipt for the whole log, at `version` (docs/receipts.md). Null"
+        " only when the operator turned receipts off.")]
+    receipt_salt: Annotated[str, doc(
+        "Hex: the game's receipt salt. A receipt's `chain_seal` is HMAC-SHA-256 keyed with it"
+        " of the line's `hash` at the receipt's version, so with it any receipt of this game"
+        " can be checked against these lines.")]
+
+
+RECEIPT_HEADER = "Cya-Receipt"
+RECEIPT_SALT_HEADER = "Cya-Receipt-Salt"
+
+
+@dataclass
+class HistoryOperation(Operation):
+    """`GET /history` is NDJSON, one event a line: its receipt and salt travel in headers."""
+
+    def __post_init__(self) -> None:
+        ok = (self.responses or {}).get("200")
+        if isinstance(ok, OpenAPIResponse):
+            text = Schema(type=OpenAPIType.STRING)
+            ok.headers = {
+                RECEIPT_HEADER: OpenAPIHeader(
+                    description="The server's signed receipt for the whole log, at its last "
+                    "version: a `Receipt` as compact JSON (docs/receipts.md). Absent only when "
+                    "the operator turned receipts off.", schema=text),
+                RECEIPT_SALT_HEADER: OpenAPIHeader(
+                    description="Hex: the game's receipt salt (see `HistoryPage.receipt_salt`).",
+                    schema=text)}
+
+
+def _receipt_of(request: Authed, game_id: str, rows: list[StoredRow]) -> Receipt | None:
+    return runtime_of(request).receipt(game_id, rows[-1].version, rows[-1].hash) if rows else None
 
 
 async def _history(request: Authed, game_id: str) -> list[StoredRow]:
@@ -132,14 +168,20 @@ class AuditController(Controller):
          description="For a finished game (anyone who may watch it), or for its creator when "
          "the creator held no seat when the cards were dealt (a creator who played would see "
          "the other hands, also after resigning).",
-         media_type="application/x-ndjson",
+         media_type="application/x-ndjson", operation_class=HistoryOperation,
          responses={200: ResponseSpec(data_container=HistoryLine, generate_examples=False,
                                       media_type="application/x-ndjson",
                                       description="One JSON event per line, oldest first."),
                     **problem_responses(400, 401, 403, 404, 429)})
     async def history(self, request: Authed, game_id: GameId) -> Response[bytes]:
-        lines = [_encode(_line(r)) for r in await _history(request, game_id)]
-        return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson")
+        rows = await _history(request, game_id)
+        lines = [_encode(_line(r)) for r in rows]
+        headers = {RECEIPT_SALT_HEADER: runtime_of(request).receipt_salt(game_id)}
+        receipt = _receipt_of(request, game_id, rows)
+        if receipt is not None:
+            headers[RECEIPT_HEADER] = _encode(receipt).decode()
+        return Response(b"\n".join(lines) + b"\n", media_type="application/x-ndjson",
+                        headers=headers)
 
     @get("/history/page", operation_id="getHistoryPage",
          summary="The whole unredacted log, a page of JSON at a time",
@@ -159,7 +201,9 @@ class AuditController(Controller):
         page = [r for r in rows if r.version > after][:limit]
         return Response(_encode({  # `HistoryPage`, encoded here to keep `data` as stored
             "game_id": game_id, "version": len(rows), "lines": [_line(r) for r in page],
-            "next_after": page[-1].version if page else after}),
+            "next_after": page[-1].version if page else after,
+            "receipt": _receipt_of(request, game_id, rows),
+            "receipt_salt": runtime_of(request).receipt_salt(game_id)}),
             media_type="application/json")
 
     @get("/state", operation_id="getStateAt", summary="Your view of the game at a version",

@@ -23,7 +23,7 @@ from litestar.response.sse import ServerSentEventMessage
 
 from service.domain.events import CardDiscarded
 from service.domain.views import Viewer
-from service.events.records import redacted_for
+from service.events.records import StoredEvent, redacted_for
 from service.http import examples
 from service.http.context import (
     Authed,
@@ -40,6 +40,7 @@ from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameI
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
+from service.receipts import Receipt
 from service.table.clock import deadline
 from service.table.lobby import Lobby
 from service.table.seats import HumanSeat
@@ -49,7 +50,8 @@ _encode = msgspec.json.Encoder().encode
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 _STREAM_EXAMPLE = b"".join(m.encode() for m in (
     ServerSentEventMessage(data=_encode(StreamEvent(7, CardDiscarded(seat=2, card="jewels#4"),
-                                                    [3], None)), id="7", event="message"),
+                                                    [3], None, examples.RECEIPT)),
+                           id="7", event="message"),
     HEARTBEAT,
 )).decode()
 
@@ -68,7 +70,8 @@ class EventsOperation(Operation):
                 "`: heartbeat` comments when idle): the event, and whose decision the game "
                 "waits for after it.",
                 all_of=[Reference(ref="#/components/schemas/EventOut"), Schema(
-                    type=OpenAPIType.OBJECT, required=["awaiting", "deadline"], properties={
+                    type=OpenAPIType.OBJECT, required=["awaiting", "deadline", "receipt"],
+                    properties={
                         "awaiting": Schema(type=OpenAPIType.ARRAY,
                                            items=Schema(type=OpenAPIType.INTEGER),
                                            description="The seats whose decision the game "
@@ -77,7 +80,13 @@ class EventsOperation(Operation):
                             Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
                             Schema(type=OpenAPIType.NULL)],
                             description="When that decision times out (turn clock); null "
-                            "without a clock, or for a bot's decision.")})]),
+                            "without a clock, or for a bot's decision."),
+                        "receipt": Schema(one_of=[
+                            Reference(ref="#/components/schemas/Receipt"),
+                            Schema(type=OpenAPIType.NULL)],
+                            description="The server's signed receipt for the log at this "
+                            "event's version (docs/receipts.md); null only when the operator "
+                            "turned receipts off.")})]),
                 example=_STREAM_EXAMPLE)
 
 
@@ -142,7 +151,8 @@ class FollowController(Controller):
                 access = await game_access(conn, game_id)
         return Response(EventPage(game_id, access.version, page,
                                   stored[-1].version if stored else after,
-                                  access.awaiting, access.deadline))
+                                  access.awaiting, access.deadline,
+                                  await _page_receipt(runtime, game_id, stored, after)))
 
 
 async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
@@ -169,7 +179,8 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
                         viewer = None
                         break  # the rest waits for the spectator delay
                 body = _encode(StreamEvent(s.version, redacted_for(s, viewer),
-                                           then.awaiting, then.deadline)).decode()
+                                           then.awaiting, then.deadline,
+                                           runtime.receipt(game_id, s.version, s.hash))).decode()
                 yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
                 sent = s.version
             else:
@@ -192,4 +203,14 @@ async def _delayed_page(runtime: Runtime, access: GameAccess, after: int, limit:
     return EventPage(access.game_id, horizon, [EventOut(s.version, redacted_for(s, None))
                                                for s in stored],
                      stored[-1].version if stored else after,
-                     [pending[0]] if pending else [], deadline(then))
+                     [pending[0]] if pending else [], deadline(then),
+                     await _page_receipt(runtime, access.game_id, stored, min(after, horizon)))
+
+
+async def _page_receipt(runtime: Runtime, game_id: str, stored: list[StoredEvent],
+                        after: int) -> Receipt | None:
+    """The receipt for the version a page brings its reader to: its last event's, or for an
+    empty page the version the reader asked after (read from the log, if there is one)."""
+    if stored:
+        return runtime.receipt(game_id, stored[-1].version, stored[-1].hash)
+    return await runtime.receipt_at(game_id, after)

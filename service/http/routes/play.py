@@ -271,6 +271,12 @@ class PlayController(Controller):
         # hidden cards it does not show at all: `domain.preview`.)
         viewer = seat if outcome.committed else None
         events = [EventOut(s.version, redacted_for(s, viewer)) for s in outcome.events]
+        receipt = None
+        if outcome.committed:  # a dry run stored nothing: there is nothing to sign
+            last = outcome.events[-1] if outcome.events else None
+            receipt = (runtime.receipt(game_id, last.version, last.hash)
+                       if last is not None and last.version == outcome.version
+                       else await runtime.receipt_at(game_id, outcome.version))
         # Encoded here: Litestar's encoding of a returned Struct costs more (2.6 µs).
         return RawJson(_encode(CommandResult(game_id, outcome.version, events, outcome.replayed,
-                                             outcome.committed, outcome.partial)))
+                                             outcome.committed, outcome.partial, receipt)))

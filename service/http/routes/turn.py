@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
+import msgspec
 from litestar import Controller, get
 from litestar.params import Parameter
 
@@ -50,7 +51,7 @@ class TurnController(Controller):
         turn = turn_of(game, seat)
         wait = min(timeout, runtime.settings.long_poll_max_seconds)
         if _settled(turn) or wait <= 0:
-            return turn
+            return _answer(runtime, game, turn)
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         async with runtime.feeds.follow(game_id) as feed:
@@ -66,7 +67,13 @@ class TurnController(Controller):
                 turn = turn_of(game, seat)
                 if feed.ended:  # nothing follows: answer as it stands
                     break
-        return turn
+        return _answer(runtime, game, turn)
+
+
+def _answer(runtime: Runtime, game: Game, turn: Turn) -> Turn:
+    """The turn with the receipt for its version: the folded game's own chain head."""
+    return msgspec.structs.replace(
+        turn, receipt=runtime.receipt(game.game_id, game.version, game.last_hash))
 
 
 def _settled(turn: Turn) -> bool:

@@ -11,6 +11,7 @@ import msgspec
 from service.domain.docs import doc
 from service.events.codec import AnyEvent
 from service.http.schemas.descriptions import DEADLINE_DOC, GAME_ID_DOC
+from service.receipts import Receipt
 
 
 class EventOut(msgspec.Struct):
@@ -27,6 +28,9 @@ class StreamEvent(EventOut):
     awaiting: Annotated[list[int], doc("The seats whose decision the game waits for after "
                                        "this event; empty when it waits for none.")]
     deadline: Annotated[datetime | None, doc(DEADLINE_DOC)]
+    receipt: Annotated[Receipt | None, doc(
+        "The server's signed receipt for the log at this event's version (docs/receipts.md):"
+        " keep it. Null only when the operator turned receipts off.")]
 
 
 class EventPage(msgspec.Struct):
@@ -47,3 +51,7 @@ class EventPage(msgspec.Struct):
         "The seats whose decision the game waits for at `version`; empty when it waits for "
         "none.")]
     deadline: Annotated[datetime | None, doc(DEADLINE_DOC)]
+    receipt: Annotated[Receipt | None, doc(
+        "The server's signed receipt for the log at `next_after`, the version this page brings"
+        " you to (docs/receipts.md): keep it. Null when no event is at `next_after` (0, or"
+        " past the log's end), or when the operator turned receipts off.")]

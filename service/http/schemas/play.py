@@ -19,6 +19,7 @@ from service.http.schemas.descriptions import (
     VERSION_DOC,
 )
 from service.http.schemas.events import EventOut
+from service.receipts import Receipt
 from service.table.turns import GameStatus
 
 
@@ -77,6 +78,9 @@ class CommandResult(msgspec.Struct):
             " answer, a face-down pile card, a round's end), so those events are left out, and"
             " so is whether they would happen. False otherwise."),
     ]
+    receipt: Annotated[Receipt | None, doc(
+        "The server's signed receipt for the log at `version` (docs/receipts.md): keep it."
+        " Null for a dry run (nothing was stored), or when the operator turned receipts off.")]
 
 
 class StateOut(msgspec.Struct):

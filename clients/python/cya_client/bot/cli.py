@@ -29,8 +29,10 @@ from rich.table import Table
 from cya_client.bot.runner import Choose, GameRecord, GameResult, Plan, Runner
 from cya_client.client import DEFAULT_URL, Client
 from cya_client.errors import ProblemError, RuleViolation
+from cya_client.receipts import ReceiptBox
 
 console = Console(stderr=True)
+DEFAULT_RECEIPTS = "cya-receipts"  # in the working directory
 
 
 def load_choose(path: Path, function: str = "choose") -> Choose:
@@ -82,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--end-mode", default="quick", help="--new: when games end (quick)")
     play.add_argument("--edition", help="--new: the edition (the server's default)")
     play.add_argument("--private", action="store_true", help="--new: private games")
+    play.add_argument("--receipts", default=DEFAULT_RECEIPTS, metavar="DIR",
+                      help="keep the server's signed receipts of your games here, a file per "
+                      f"game (default {DEFAULT_RECEIPTS}; docs/receipts.md)")
+    play.add_argument("--no-receipts", action="store_true", help="keep no receipts")
     play.add_argument("--quiet", action="store_true",
                       help="no progress bar: a line per game started and finished")
     return top
@@ -161,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(message)s")
     choose = load_choose(args.bot, args.function)
     plan = plan_of(args)
-    with Client(args.server, args.key) as client:
+    receipts = None if args.no_receipts else ReceiptBox(args.receipts)
+    with Client(args.server, args.key, receipts=receipts) as client:
         if not args.key:
             created = client.players.create(args.name or args.bot.stem)
             client.api_key = created.api_key
