@@ -40,7 +40,7 @@ from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.rows import read_model_rows
 from service.table.game import Game, advance, apply_at, clocked
-from service.table.lobby_commands import CreateGame, LobbyCommand, create
+from service.table.lobby_commands import CreateGame, LobbyCommand, TakeSeat, create
 
 
 class _Command(NamedTuple):
@@ -133,7 +133,9 @@ class Pipeline:
         opening = create(command, creator, master_seed or self.master_seeds(),
                          client_seeds=master_seed is None)
         decide = functools.partial(deciders.creation, created=opening)
-        body = self.store.codec.encode_any(command) + creator.encode()
+        # A client seed is the client's random draw, not part of what it asks: a repeat of the
+        # key with a fresh one is the same command, answered with the first outcome.
+        body = self.store.codec.encode_any(replace(command, client_seed=None)) + creator.encode()
         return await self._run(game_id, decide, body, f"player:{creator}", command_id, 0,
                                creating=True)
 
@@ -144,7 +146,8 @@ class Pipeline:
         rules version 4, with none: a fresh secret one)."""
         decide = functools.partial(deciders.lobby_command, command=command,
                                    player_id=player_id, master_seed=self.master_seeds)
-        body = self.store.codec.encode_any(command) + player_id.encode()
+        asked = replace(command, client_seed=None) if isinstance(command, TakeSeat) else command
+        body = self.store.codec.encode_any(asked) + player_id.encode()  # as in `create_game`
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id,
                                expected_version)
 

@@ -194,3 +194,23 @@ async def test_given_seeds_sent_then_nobody_else_reads_them_before_the_deal_and_
         assert not any(f in t for f in forms(master) for t in texts)  # until the end
         if who is not bob:  # replaced before the deal: bob's alone, for good
             assert not any(f in t for f in forms(SEED_B) for t in texts)
+
+
+async def test_given_one_idempotency_key_then_a_fresh_seed_does_not_make_another_command(api):
+    """A client seed is the client's random draw: a retry with a new one (an SDK that drew it
+    again) is the same command, answered as the first was, with the first seed kept."""
+    ann, bob = await api.player("ann"), await api.player("bob")
+    body = {"ruleset": {"players": 2, "end_mode": "quick"}}
+    key = {"Idempotency-Key": "create-once"}
+    first = await api.post(ann, "/v1/games", {**body, "client_seed": b64(SEED_A)}, headers=key)
+    again = await api.post(ann, "/v1/games", {**body, "client_seed": b64(SEED_B)}, headers=key)
+    assert first.status_code == 201 and again.status_code in (200, 201), again.text
+    game_id = first.json()["game_id"]
+    assert again.json()["game_id"] == game_id
+    for seed in (SEED_B, SEED_B2):
+        r = await api.post(bob, f"/v1/games/{game_id}/seats", {"client_seed": b64(seed)},
+                           headers={"Idempotency-Key": "sit-once"})
+        assert r.status_code == 200, r.text
+    await api.post(ann, f"/v1/games/{game_id}/start")
+    report = (await api.get(bob, f"/v1/games/{game_id}/verify")).json()
+    assert [c["seed"] for c in report["seeds"]["client_seeds"]] == [SEED_A.hex(), SEED_B.hex()]
