@@ -77,8 +77,8 @@ class PipelineBench:
         self.ids = []
         for seed, _ in self.games:
             created = await p.create_game(CreateGame(self.ruleset, seats=(BotSeat(),) * 4),
-                                          "bench")
-            await p.lobby(created.game_id, Start(), "bench", master_seed=seed)
+                                          "bench", master_seed=seed)
+            await p.lobby(created.game_id, Start(), "bench")
             self.ids.append(created.game_id)
 
     async def run(self, k: int) -> None:

@@ -68,8 +68,9 @@ async def one_by_one(api: Services, ruleset: RuleSet, seatings: list[tuple[tuple
     ids = []
     for levels, seed in seatings:
         seats = tuple(BotSeat(cast(BotLevel, level)) for level in levels)
-        created = await api.pipeline.create_game(CreateGame(ruleset, seats), "bench")
-        await api.pipeline.lobby(created.game_id, Start(), "bench", master_seed=seed)
+        created = await api.pipeline.create_game(CreateGame(ruleset, seats), "bench",
+                                                 master_seed=seed)
+        await api.pipeline.lobby(created.game_id, Start(), "bench")
         ids.append(created.game_id)
     await _wait(api, sa.and_(games.c.game_id.in_(ids), games.c.status != "finished"), games, t0)
     return time.perf_counter() - t0

@@ -8,10 +8,12 @@ from typing import Annotated
 
 import msgspec
 
+from service.audit.seeds import SeedsReport, check_seeds
 from service.domain import Event
 from service.domain.docs import doc
 from service.domain.replay import audit
 from service.events.chain import event_hash
+from service.events.codec import AnyEvent
 from service.events.event_store import EventStore
 from service.events.records import visibility_of
 from service.projections.games import recorded_version
@@ -47,6 +49,10 @@ class VerifyReport(msgspec.Struct, frozen=True):
     ended: Annotated[str | None, doc(
         "How a game that ended without a result ended, as its log records it: `expired: "
         "<reason>` or `abandoned: <reason>`; null otherwise.")] = None
+    seeds: Annotated[SeedsReport | None, doc(
+        "The seeds of the deal (rules version 4, docs/fair-shuffle.md §7): the master seed's"
+        " commitment at creation and every seat's client seed; null when the log does not get"
+        " that far.")] = None
 
 
 async def verify(store: EventStore, game_id: str) -> VerifyReport:
@@ -60,12 +66,16 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
                             else f"the log is empty, yet the game's record is at version "
                                  f"{before}")
 
+    seeds: SeedsReport | None = None
+
     def bad(version: int, reason: str, rounds: int = 0, draws: int = 0) -> VerifyReport:
-        return VerifyReport(game_id, False, len(rows), rounds, draws, version, reason)
+        return VerifyReport(game_id, False, len(rows), rounds, draws, version, reason,
+                            seeds=seeds)
 
     prev = GENESIS_HASH
     log: list[Event] = []
     versions: list[int] = []
+    everything: list[AnyEvent] = []
     ended: str | None = None
     for expected_version, r in enumerate(rows, start=1):
         if r.version != expected_version:
@@ -83,6 +93,7 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
         if r.visibility != visibility_of(ev):
             return bad(r.version, f"the event is stored as visible to {r.visibility!r}; "
                                   f"its type is visible to {visibility_of(ev)!r}")
+        everything.append(ev)
         if isinstance(ev, LobbyExpired | GameAbandoned):
             ended = f"{'expired' if isinstance(ev, LobbyExpired) else 'abandoned'}: {ev.reason}"
         if isinstance(ev, _DOMAIN_EVENTS):
@@ -96,11 +107,15 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
     if len(rows) > after:
         return bad(after + 1, f"the log goes on past version {after}, where the game's record "
                               "ends")
+    checked = check_seeds(everything)
+    seeds = checked.report
     result = audit(log) if log else None
-    if result is None:
-        return VerifyReport(game_id, True, len(rows), 0, 0, None, None, ended)
-    if result.finding is not None:
-        return bad(versions[result.finding.index], result.finding.reason,
-                   result.rounds_verified, result.draws_verified)
-    return VerifyReport(game_id, True, len(rows), result.rounds_verified, result.draws_verified,
-                        None, None, ended)
+    findings = [(versions[result.finding.index], result.finding.reason)
+                if result is not None and result.finding is not None else None,
+                (checked.index + 1, checked.reason) if checked.reason is not None
+                and checked.index is not None else None]
+    rounds, draws = (result.rounds_verified, result.draws_verified) if result else (0, 0)
+    first = min((f for f in findings if f is not None), default=None)
+    if first is not None:  # the earliest of the two, as each check stops at its first
+        return bad(first[0], first[1], rounds, draws)
+    return VerifyReport(game_id, True, len(rows), rounds, draws, None, None, ended, seeds)

@@ -132,6 +132,12 @@ def audit_verify(settings: Settings, game_id: str) -> None:
     click.echo(f"  events in the hash chain: {report.events}")
     click.echo(f"  rounds whose seed matched its commitment and deal: {report.rounds_verified}")
     click.echo(f"  draws matched against the dealt draw pile: {report.draws_verified}")
+    seeds = report.seeds
+    if seeds is not None and seeds.seed_sha256 is not None:
+        held = "held" if seeds.commitment_verified else "not dealt yet"
+        click.echo(f"  master seed committed at creation: {seeds.seed_sha256} ({held})")
+    for c in (seeds.client_seeds or []) if seeds is not None else []:
+        click.echo(f"  seat {c.seat}'s client seed: {c.seed or '(empty)'} ({c.source})")
     if not report.ok:
         if report.first_bad_version is not None:
             click.echo(f"  first bad version: {report.first_bad_version}")

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .client_seeds import ClientSeed
 from .docs import doc
 from .state import Direction
 
@@ -14,10 +15,13 @@ class _Command(msgspec.Struct, frozen=True, gc=False, tag_field="type", forbid_u
     pass
 
 
-class StartGame(_Command, frozen=True, tag="start_game"):
-    """Issued by the server, never by a seat: the master seed is secret (RULES §15)."""
+class StartGame(_Command, frozen=True, tag="start_game", omit_defaults=True):
+    """Issued by the server, never by a seat: the master seed is secret (RULES §15).
+    `client_seeds`: every seat's, from rules version 4 (docs/fair-shuffle.md §7); None: the
+    deal comes from the master seed alone (older versions, a tournament's committed deal)."""
 
     seed: bytes
+    client_seeds: tuple[ClientSeed, ...] | None = None
 
 
 class FormSet(_Command, frozen=True, tag="form_set"):

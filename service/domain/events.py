@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 
 from .cards import card_type
+from .client_seeds import ClientSeed
 from .docs import doc
 from .ruleset import RuleSet
 from .state import (
@@ -44,7 +45,7 @@ class PileCard(msgspec.Struct, frozen=True, gc=False):
     card: Annotated[str, doc("The card's id, e.g. `toy_train#8`.")]
 
 
-class GameStarted(_Event, frozen=True, tag="game_started"):
+class GameStarted(_Event, frozen=True, tag="game_started", omit_defaults=True):
     """The game's creator started it, every seat being filled; the first round's deal
     (round_started) follows at once."""
 
@@ -56,6 +57,15 @@ class GameStarted(_Event, frozen=True, tag="game_started"):
             " Null in events pages, streams and command results; `GET /history` has it."
         ),
     ]
+    client_seeds: Annotated[
+        tuple[ClientSeed, ...] | None,
+        doc(
+            "Every seat's client seed, by seat, mixed with the master seed into every round's"
+            " seed (rules version 4, docs/fair-shuffle.md §7): public from the deal on, secret"
+            " before it. Absent in games of older rules versions and at a tournament's tables,"
+            " dealt from the master seed alone."
+        ),
+    ] = None
 
 
 # Full contents are server-only; views.redact gives each viewer its own hand only.

@@ -7,6 +7,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from .client_seeds import deal_key
 from .events import (
     CardDiscarded,
     CardsDrawn,
@@ -54,7 +55,10 @@ def fold(state: GameState, events: Iterable[Event]) -> GameState:
 
 
 def _game_started(s: GameState, e: GameStarted) -> GameState:
-    return replace(s, ruleset=e.ruleset, master_seed=e.seed or b"", pending=NotStarted())
+    # The state keeps the key the round seeds derive from: the master seed, mixed with the
+    # client seeds from rules version 4 (a redacted event has no seed: nothing to derive).
+    key = deal_key(e.seed, e.client_seeds) if e.seed else b""
+    return replace(s, ruleset=e.ruleset, master_seed=key, pending=NotStarted())
 
 
 def _round_started(s: GameState, e: RoundStarted) -> GameState:

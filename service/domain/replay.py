@@ -90,7 +90,8 @@ def _rules_problem(opening: GameStarted, log: Sequence[Event]) -> Finding | None
     be exactly what `execute` gives for a legal command of a seat the game awaits (a player's,
     a bot's or a timeout's), automatic steps (draws, flips, scoring, the next deal) included.
     The log does not record the commands, so each awaited seat's legal commands are tried."""
-    events, state = execute(new_game(opening.ruleset), StartGame(opening.seed or b""), None)
+    start = StartGame(opening.seed or b"", opening.client_seeds)
+    events, state = execute(new_game(opening.ruleset), start, None)
     i = _matching(log, 0, events)
     if i < len(events):
         return Finding(i, "the game's start is not what its seed and rules give")
@@ -144,6 +145,7 @@ def _check_reveal(
     if commitment(ev.seed) != dealt.seed_sha256:
         return Finding(i, f"round {ev.round_no}: the revealed seed does not match its commitment")
     if state.master_seed and ev.seed != round_seed(state.master_seed, ev.round_no):
-        return Finding(i, f"round {ev.round_no}: the seed is not the one the master seed derives")
+        return Finding(i, f"round {ev.round_no}: the seed is not the one the master seed "
+                       "(and the client seeds, from rules version 4) derive")
     problem = _deal_problem(before, dealt, ev.seed)
     return Finding(j, problem) if problem else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .cards import EDITIONS, Kind, all_cards, card_ids, card_table
+from .client_seeds import MASTER_SEED, client_seeds_problem
 from .commands import StartGame
 from .decision import Decision
 from .draft import pushback_position
@@ -49,9 +50,15 @@ def start_game(d: Decision, cmd: StartGame, actor: int | None) -> None:
         raise RuleViolation(RuleCode.SERVER_ONLY, "Only the server starts a game.")
     if d.state.master_seed:
         raise RuleViolation(RuleCode.ALREADY_STARTED, "The game has already started.")
-    if len(cmd.seed) != 32:
+    if len(cmd.seed) != MASTER_SEED:
         raise RuleViolation(RuleCode.INVALID_SEED, "The master seed must be 32 bytes.")
-    d.emit(GameStarted(d.state.ruleset, cmd.seed))
+    if cmd.client_seeds is not None:
+        if not d.state.ruleset.since(4):
+            raise RuleViolation(RuleCode.INVALID_SEED, "Client seeds came with rules version 4.")
+        problem = client_seeds_problem(cmd.client_seeds, d.state.players)
+        if problem:
+            raise RuleViolation(RuleCode.INVALID_SEED, problem[0].upper() + problem[1:] + ".")
+    d.emit(GameStarted(d.state.ruleset, cmd.seed, cmd.client_seeds))
     start_round(d, 1)
 
 

@@ -43,6 +43,15 @@ RULES_VERSIONS: tuple[RulesVersion, ...] = (
         "public_set_composition defaults to off for classic_2011 (its book: \"If you use a wild"
         " card to complete a set, try to keep that a secret!\"); on for en_2022 and de_2024.",
     )),
+    RulesVersion(4, (
+        "Every seat adds to the randomness (docs/fair-shuffle.md §7): the server commits to"
+        " the game's master seed when the game is created (game_created.seed_sha256); each"
+        " seat contributes a client seed of at most 64 bytes before the deal (a bot's comes"
+        " from the master seed); game_started names them all, and every round's seed derives"
+        " from the master seed mixed with them in seat order. Versions 1 to 3 derive the round"
+        " seeds from the master seed alone, drawn at the deal. A tournament's tables are still"
+        " dealt from the seeds the tournament committed to, without client seeds.",
+    )),
 )
 CURRENT_RULES_VERSION = RULES_VERSIONS[-1].version
 

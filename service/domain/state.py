@@ -189,6 +189,8 @@ class DraftInProgress(msgspec.Struct, frozen=True, gc=False):
 
 class GameState(msgspec.Struct, frozen=True, gc=False):
     ruleset: RuleSet
+    # The key round seeds derive from (docs/fair-shuffle.md §4, §7): the master seed, mixed
+    # with every seat's client seed from rules version 4. Empty before the deal.
     master_seed: bytes = b""
     status: Status = "playing"
     round_no: int = 0

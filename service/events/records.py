@@ -14,7 +14,7 @@ from service.domain import redact, visibility
 from service.domain.views import Viewer
 from service.events.codec import AnyEvent
 from service.table.clock import DueWork
-from service.table.lobby import LobbyEvent
+from service.table.lobby import LobbyEvent, SeedCarrier, seed_visibility, without_seeds
 from service.table.timeouts import TimeoutEvent
 
 
@@ -100,14 +100,18 @@ class CommandRecord:
     last_version: int
 
 
-# Seats and clocks: public facts. Looked up by class: `isinstance` against the two unions
-# tried each of their classes in turn, a third of a microsecond per event.
-_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent))
+# Looked up by class: `isinstance` against the two unions tried each of their classes in
+# turn, a third of a microsecond per event.
+# Seats and clocks: public facts, but for the seeds of the deal some carry (table/seeds.py).
+_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent)) - frozenset(
+    get_args(SeedCarrier))
 
 
 def visibility_of(event: AnyEvent) -> str:
     if type(event) in _PUBLIC_SERVICE_EVENTS:
         return "public"
+    if isinstance(event, SeedCarrier):
+        return seed_visibility(event)
     return str(visibility(event))  # type: ignore[arg-type]  # a game event (mypy cannot tell)
 
 
@@ -122,7 +126,9 @@ def shown_to(event: AnyEvent, viewer: Viewer) -> AnyEvent:
     visible_to = visibility_of(event)
     if visible_to == "public" or (viewer is not None and visible_to == str(viewer)):
         return event
-    return redact(event, viewer)  # type: ignore[arg-type]  # lobby events are public
+    if isinstance(event, SeedCarrier):
+        return without_seeds(event)
+    return redact(event, viewer)  # type: ignore[arg-type]  # other lobby events are public
 
 
 

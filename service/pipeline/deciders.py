@@ -16,6 +16,7 @@ from service.events.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
 from service.table.lobby import GameCreated, SeatResigned
 from service.table.lobby_commands import LobbyCommand, Start, decide_lobby
+from service.table.seeds import client_seeds_at_deal
 from service.table.timeouts import ClockRestarted
 
 
@@ -29,13 +30,16 @@ Decider = Callable[[Game], Decided]
 
 
 def creation(game: Game, created: GameCreated) -> Decided:
-    """A new game: its first event (`table.lobby_commands.create` made it from the command)."""
+    """A new game: its first event (`table.lobby_commands.create` made it from the command),
+    with the master seed it commits to and the creator's client seed."""
     return Decided([created], apply(game, created))
 
 
 def lobby_command(game: Game, command: LobbyCommand, player_id: str,
                   master_seed: Callable[[], bytes]) -> Decided:
-    """A seat change before the deal; `Start` deals, with a fresh secret seed."""
+    """A seat change before the deal; `Start` deals, from the master seed committed to at
+    creation and every seat's client seed (a game created before rules version 4: a fresh
+    secret seed, `master_seed`, alone)."""
     if game.lobby is not None and game.lobby.ended is not None:
         raise RuleViolation(RuleCode.GAME_OVER, f"The game is over ({game.lobby.ended}: "
                             f"{game.lobby.end_reason}).")
@@ -46,7 +50,12 @@ def lobby_command(game: Game, command: LobbyCommand, player_id: str,
     if not isinstance(command, Start):
         return Decided(new, apply_all(game, new))
     assert game.state is not None
-    events, state = execute(game.state, StartGame(master_seed()), None)
+    lobby = game.lobby
+    start = StartGame(master_seed()) if not lobby.master_seed else StartGame(
+        lobby.master_seed, client_seeds_at_deal(lobby.master_seed, lobby.seats,
+                                                lobby.client_seeds)
+        if lobby.mixes_client_seeds else None)
+    events, state = execute(game.state, start, None)
     return Decided(new + list(events), replace(apply_all(game, new), state=state))
 
 

@@ -40,7 +40,7 @@ from service.pipeline.publishers import LocalPublisher
 from service.pipeline.state_cache import StateCache
 from service.projections.rows import read_model_rows
 from service.table.game import Game, advance, apply_at, clocked
-from service.table.lobby_commands import CreateGame, LobbyCommand, create
+from service.table.lobby_commands import CreateGame, LobbyCommand, TakeSeat, create
 
 
 class _Command(NamedTuple):
@@ -119,27 +119,35 @@ class Pipeline:
     # Entry points.
 
     async def create_game(
-        self, command: CreateGame, creator: str, command_id: str | None = None
+        self, command: CreateGame, creator: str, command_id: str | None = None,
+        *, master_seed: bytes | None = None,
     ) -> Outcome:
+        """`master_seed`: the deal's seed, for a game the service itself opens (a tournament's
+        table, dealt from the seed the tournament committed to: no client seeds); never a
+        client's. Otherwise a fresh secret one, committed to in `game_created`."""
         # A repeated creation must find the same game, so its id comes from the key.
         if command_id is None:
             game_id = uuid.uuid4().hex
         else:
             game_id = hashlib.sha256(f"{creator}\0{command_id}".encode()).hexdigest()[:32]
-        decide = functools.partial(deciders.creation, created=create(command, creator))
-        body = self.store.codec.encode_any(command) + creator.encode()
+        opening = create(command, creator, master_seed or self.master_seeds(),
+                         client_seeds=master_seed is None)
+        decide = functools.partial(deciders.creation, created=opening)
+        # A client seed is the client's random draw, not part of what it asks: a repeat of the
+        # key with a fresh one is the same command, answered with the first outcome.
+        body = self.store.codec.encode_any(replace(command, client_seed=None)) + creator.encode()
         return await self._run(game_id, decide, body, f"player:{creator}", command_id, 0,
                                creating=True)
 
     async def lobby(self, game_id: str, command: LobbyCommand, player_id: str,
                     command_id: str | None = None, expected_version: int | None = None,
-                    *, master_seed: bytes | None = None) -> Outcome:
-        """`master_seed`: the deal's seed for a `Start` the service itself sends (a
-        tournament's table, dealt from the seed it committed to); never a client's."""
-        seeds = self.master_seeds if master_seed is None else (lambda: master_seed)
+                    ) -> Outcome:
+        """`Start` deals from the master seed committed to at creation (a game created before
+        rules version 4, with none: a fresh secret one)."""
         decide = functools.partial(deciders.lobby_command, command=command,
-                                   player_id=player_id, master_seed=seeds)
-        body = self.store.codec.encode_any(command) + player_id.encode()
+                                   player_id=player_id, master_seed=self.master_seeds)
+        asked = replace(command, client_seed=None) if isinstance(command, TakeSeat) else command
+        body = self.store.codec.encode_any(asked) + player_id.encode()  # as in `create_game`
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id,
                                expected_version)
 

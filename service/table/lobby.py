@@ -31,6 +31,7 @@ from service.table.seats import (
     TimeoutPolicy,
     seat_of,
 )
+from service.table.seeds import ClientSeedSet
 
 SPECTATOR_DELAY_DOC = (
     "While the game runs, watchers (anyone without a seat) see it this many events behind the"
@@ -87,14 +88,31 @@ class GameCreated(_LobbyEvent, frozen=True, tag="game_created"):
         " decline it.")] = ()
     rematch_of: Annotated[str | None, doc("The game this one is a rematch of; null if none.")] \
         = None
+    seed_sha256: Annotated[str | None, doc(
+        "SHA-256 (hex) of the game's secret master seed, committed to before any seat sends a"
+        " client seed; the seed itself is revealed in `GET /history` (game_started.seed) once"
+        " the game is over (rules version 4, docs/fair-shuffle.md §7). Null in games created"
+        " before, whose seed was drawn at the deal.")] = None
+    client_seeds: Annotated[bool, doc(
+        "Whether the deal mixes in every seat's client seed (rules version 4); false at a"
+        " tournament's table, dealt from the seed the tournament committed to, and in games"
+        " of older rules versions.")] = False
+    master_seed: Annotated[bytes | None, doc(
+        "The secret master seed behind `seed_sha256`: null but in `GET /history`.")] = None
+    client_seed: Annotated[bytes | None, doc(
+        "The creator's seat's client seed, when the creator sits and sent one: null but to"
+        " the server (history), until game_started names it.")] = None
 
 
-class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken"):
+class SeatTaken(_LobbyEvent, frozen=True, tag="seat_taken", omit_defaults=True):
     """Before the game started, a seat was filled: a human player took it, or the creator
     added a bot."""
 
     seat: Annotated[int, doc("The seat taken, 0-based.")]
     controller: Annotated[SeatHolder, doc("Who now controls the seat.")]
+    client_seed: Annotated[bytes | None, doc(
+        "The client seed its player sent with it (rules version 4): to that seat only; null"
+        " to everyone else, until game_started names it.")] = None
 
 
 class SeatLeft(_LobbyEvent, frozen=True, tag="seat_left"):
@@ -112,7 +130,28 @@ class SeatResigned(_LobbyEvent, frozen=True, tag="seat_resigned"):
     bot_level: Annotated[BotLevel, doc(BOT_LEVEL_DOC)]
 
 
-LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned | EndingEvent
+LobbyEvent = GameCreated | SeatTaken | SeatLeft | SeatResigned | EndingEvent | ClientSeedSet
+
+
+# The lobby's events that may carry a seed of the deal (table/seeds.py): not public then.
+SeedCarrier = GameCreated | SeatTaken | ClientSeedSet
+
+
+def seed_visibility(event: SeedCarrier) -> str:
+    """Who sees it in full: the server alone while it holds the master seed, the seat alone
+    while it holds the seat's client seed; everyone else sees it with the seed null."""
+    if isinstance(event, GameCreated):
+        return "public" if event.master_seed is None and event.client_seed is None else "server"
+    seed = event.client_seed if isinstance(event, SeatTaken) else event.seed
+    return "public" if seed is None else str(event.seat)
+
+
+def without_seeds(event: SeedCarrier) -> SeedCarrier:
+    if isinstance(event, GameCreated):
+        return replace(event, master_seed=None, client_seed=None)
+    if isinstance(event, SeatTaken):
+        return replace(event, client_seed=None)
+    return replace(event, seed=None)
 
 
 class Lobby(msgspec.Struct, frozen=True, gc=False):
@@ -128,6 +167,10 @@ class Lobby(msgspec.Struct, frozen=True, gc=False):
     rematch: str | None = None  # the rematch offered after this game
     ended: Literal["expired", "abandoned"] | None = None  # over without a result
     end_reason: str | None = None
+    # The deal's seeds (table/seeds.py): server-side only, never served as they stand here.
+    mixes_client_seeds: bool = False
+    master_seed: bytes = b""  # empty: drawn at the deal (a game created before version 4)
+    client_seeds: tuple[bytes, ...] = ()  # by seat; empty: none sent
 
     def seat_of(self, player_id: str) -> int | None:
         return seat_of(self.seats, player_id)
@@ -148,11 +191,18 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
         case GameCreated():
             return Lobby(event.creator, event.public, event.turn_clock, event.timeout_policy,
                          event.seats, event.spectator_delay, event.rated, event.invited,
-                         event.rematch_of)
+                         event.rematch_of, mixes_client_seeds=event.client_seeds,
+                         master_seed=event.master_seed or b"",
+                         client_seeds=_opening_seeds(event))
         case SeatTaken(seat=seat, controller=controller) if lobby is not None:
-            return replace(lobby, seats=_put(lobby.seats, seat, controller))
-        case SeatLeft(seat=seat) if lobby is not None:
-            return replace(lobby, seats=_put(lobby.seats, seat, None))
+            return replace(lobby, seats=_put(lobby.seats, seat, controller),
+                           client_seeds=_sent(lobby.client_seeds, seat,
+                                              event.client_seed or b""))
+        case SeatLeft(seat=seat) if lobby is not None:  # its client seed leaves with it
+            return replace(lobby, seats=_put(lobby.seats, seat, None),
+                           client_seeds=_sent(lobby.client_seeds, seat, b""))
+        case ClientSeedSet(seat=seat, seed=seed) if lobby is not None:
+            return replace(lobby, client_seeds=_sent(lobby.client_seeds, seat, seed or b""))
         case SeatResigned(seat=seat, bot_level=level) if lobby is not None:
             return replace(lobby, seats=_put(lobby.seats, seat, BotSeat(level)))
         case InvitationDeclined(seat=seat) if lobby is not None:
@@ -165,6 +215,16 @@ def evolve_lobby(lobby: Lobby | None, event: LobbyEvent) -> Lobby:
         case GameAbandoned(reason=reason) if lobby is not None:
             return replace(lobby, ended="abandoned", end_reason=reason)
     raise ValueError(f"{type(event).__name__} before game_created")
+
+
+def _opening_seeds(created: GameCreated) -> tuple[bytes, ...]:
+    mine = seat_of(created.seats, created.creator)
+    return tuple(created.client_seed or b"" if i == mine else b""
+                 for i in range(len(created.seats)))
+
+
+def _sent(seeds: tuple[bytes, ...], i: int, seed: bytes) -> tuple[bytes, ...]:
+    return (*seeds[:i], seed, *seeds[i + 1:]) if i < len(seeds) else seeds
 
 
 def _put(seats: tuple[SeatHolder | None, ...], i: int, c: SeatHolder | None

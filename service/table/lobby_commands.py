@@ -5,11 +5,24 @@ events each one decides (`create`, `decide_lobby`). Pure like the domain.
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from service.domain import RuleCode, RuleSet, RuleViolation
 from service.table.endings import InvitationDeclined
 from service.table.lobby import GameCreated, Lobby, LobbyEvent, SeatLeft, SeatTaken
-from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
+from service.table.seats import (
+    BotLevel,
+    BotSeat,
+    HumanSeat,
+    SeatHolder,
+    TimeoutPolicy,
+    seat_of,
+)
+from service.table.seeds import (
+    ClientSeedSet,
+    checked_client_seed,
+    commitment_of,
+)
 
 # Commands (imperative): what a player asks of the lobby.
 
@@ -29,10 +42,18 @@ class CreateGame(_LobbyCommand, frozen=True, tag="create_game"):
     rated: bool = False
     invited: tuple[str | None, ...] = ()
     rematch_of: str | None = None
+    client_seed: bytes | None = None  # the creator's seat's, when it takes one
 
 
 class TakeSeat(_LobbyCommand, frozen=True, tag="take_seat"):
     seat: int | None = None  # None: the lowest open seat
+    client_seed: bytes | None = None
+
+
+class SetClientSeed(_LobbyCommand, frozen=True, tag="set_client_seed"):
+    """Sets (or replaces) the caller's seat's client seed, before the deal."""
+
+    seed: bytes
 
 
 class AddBot(_LobbyCommand, frozen=True, tag="add_bot"):
@@ -52,10 +73,25 @@ class Start(_LobbyCommand, frozen=True, tag="start"):
     """The pipeline answers it with the domain's `StartGame` and a fresh secret seed."""
 
 
-LobbyCommand = CreateGame | TakeSeat | AddBot | LeaveSeat | DeclineInvitation | Start
+LobbyCommand = (CreateGame | TakeSeat | AddBot | LeaveSeat | DeclineInvitation | Start
+                | SetClientSeed)
 
 
-def create(command: CreateGame, creator: str) -> GameCreated:
+def create(command: CreateGame, creator: str, master_seed: bytes, *,
+           client_seeds: bool = True) -> GameCreated:
+    """The game's first event, committing to `master_seed` (drawn by the caller, secret; the
+    event keeps it for the server) with the creator's client seed if it sits.
+    `client_seeds` False: the deal is the master seed's alone (a tournament's table)."""
+    created = _created(command, creator)
+    mixes = client_seeds and created.ruleset.since(4)
+    mine = seat_of(created.seats, creator)
+    seed = checked_client_seed(command.client_seed) if command.client_seed else None
+    return replace(created, seed_sha256=commitment_of(master_seed), client_seeds=mixes,
+                   master_seed=master_seed,
+                   client_seed=seed if mixes and mine is not None else None)
+
+
+def _created(command: CreateGame, creator: str) -> GameCreated:
     n = command.ruleset.players
     if len(command.seats) > n:
         raise RuleViolation(RuleCode.TOO_MANY_SEATS, f"The rule set has {n} seats.")
@@ -108,7 +144,20 @@ def decide_lobby(lobby: Lobby, command: LobbyCommand, player_id: str) -> list[Lo
             if lobby.seat_of(player_id) is not None:
                 raise RuleViolation(RuleCode.ALREADY_SEATED,
                                     "You already have a seat in this game.")
-            return [SeatTaken(_pick_seat(lobby, seat, player_id), HumanSeat(player_id))]
+            seed = command.client_seed
+            if seed is not None:
+                checked_client_seed(seed)
+            return [SeatTaken(_pick_seat(lobby, seat, player_id), HumanSeat(player_id),
+                              seed if lobby.mixes_client_seeds else None)]
+        case SetClientSeed(seed=seed):
+            mine = lobby.seat_of(player_id)
+            if mine is None:
+                raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
+            if not lobby.mixes_client_seeds:
+                raise RuleViolation(RuleCode.INVALID_SEED, "This game's deal takes no client "
+                                    "seeds: a tournament's table, or a game of rules version 3"
+                                    " or older.")
+            return [ClientSeedSet(mine, checked_client_seed(seed))]
         case AddBot(level=level, seat=seat):
             if player_id != lobby.creator:
                 raise RuleViolation(RuleCode.NOT_CREATOR, "Only the game's creator adds bots.")

@@ -72,6 +72,9 @@ const qs = (params) => {
 };
 
 const once = () => ({ 'Idempotency-Key': crypto.randomUUID() });
+// The seat's client seed: 32 bytes from the browser's CSPRNG, base64, sent with the seat so
+// that the seat adds to the deal's randomness (docs/fair-shuffle.md §7).
+export const clientSeed = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 // The rule catalogue (card names, rule options) does not change while a page is open.
 let catalogue = null;
 const game = (id) => `/games/${encodeURIComponent(id)}`;
@@ -81,9 +84,9 @@ export const api = {
   me: () => call('GET', '/players/me'),
   rulesets: () => (catalogue ??= call('GET', '/rulesets').catch((err) => { catalogue = null; throw err; })),
   games: (filters = {}, opts) => call('GET', `/games${qs(filters)}`, opts),
-  createGame: (body) => call('POST', '/games', { body }),
+  createGame: (body) => call('POST', '/games', { body: body.join === false ? body : { client_seed: clientSeed(), ...body } }),
   game: (id, opts) => call('GET', game(id), opts),
-  join: (id) => call('POST', `${game(id)}/seats`),
+  join: (id) => call('POST', `${game(id)}/seats`, { body: { client_seed: clientSeed() } }),
   start: (id) => call('POST', `${game(id)}/start`),
   leave: (id) => call('POST', `${game(id)}/leave`, { extra: once(), retry: true }),
   resign: (id) => call('POST', `${game(id)}/resign`, { extra: once(), retry: true }),

@@ -1,7 +1,8 @@
 // The audit viewer (#/audit/ID): step through a game version by version (buttons, slider,
 // arrow keys). Each step shows the table from GET /state?version=N, the event that made it,
 // and, once the game is finished, every hand (folded from the unredacted history). Beside
-// it, GET /verify: the hash chain, each shuffle against its revealed seed, the rules replay.
+// it, GET /verify: the hash chain, each shuffle against its revealed seed, the rules replay,
+// and the seeds of the deal (the master seed's commitment, every seat's client seed).
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
@@ -93,8 +94,26 @@ export async function mount(root, { id, version }) {
       : h('div', { class: 'bad', role: 'alert' },
         h('p', {}, `✗ This game's log is damaged${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
         v.first_bad_version ? h('button', { onclick: () => go(v.first_bad_version) }, `Go to version ${v.first_bad_version}`) : null));
+  if (v.seeds) verifyBox.append(seedsPart(v.seeds, names));
   if (!v.ok) announce('Verification failed.', 'error');
   return () => document.removeEventListener('keydown', onKey);
+}
+
+// The seeds of the deal, as GET /verify checked them (rules version 4): the master seed's
+// commitment at creation, then every seat's client seed as game_started names it.
+const SOURCE = { player: 'sent by its player', bot: 'a bot: derived from the master seed', none: 'sent none: the empty value' };
+function seedsPart(seeds, names) {
+  const short = (hex) => hex.length > 16 ? `${hex.slice(0, 16)}…` : hex;
+  return h('div', { class: 'seeds' },
+    h('h3', {}, 'Seeds of the deal'),
+    seeds.seed_sha256
+      ? h('p', {}, `Master seed committed to at creation: SHA-256 ${short(seeds.seed_sha256)} `,
+        seeds.commitment_verified ? h('span', { class: 'ok' }, '✓ dealt with that seed') : h('span', {}, '(not dealt yet)'))
+      : h('p', {}, 'Created before rules version 4: the master seed was drawn at the deal.'),
+    seeds.client_seeds
+      ? h('ul', { class: 'client-seeds' }, ...seeds.client_seeds.map((c) => h('li', { 'data-seat': String(c.seat) },
+        `${names[c.seat] || `Seat ${c.seat + 1}`}: `, c.seed ? h('code', { title: c.seed }, short(c.seed)) : h('em', {}, 'empty'), ` (${SOURCE[c.source] || c.source})`)))
+      : h('p', {}, 'No client seeds in this deal (a tournament table, an older game, or not dealt yet).'));
 }
 
 // Every hand at each version, folded from the unredacted history: a deal sets them, a draw

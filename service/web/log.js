@@ -19,7 +19,10 @@ export function sentence(e, ctx) {
     case 'decision_timed_out': return `${s(e.seat)} ran out of time; a ${e.bot_level} bot decides instead.`;
     case 'clock_restarted': return `The service was away when ${s(e.seat)}'s clock ran out: the clock starts again.`;
     case 'seat_handed_to_bot': return `${s(e.seat)} ran out of time too often; a ${e.level} bot plays the seat.`;
-    case 'game_started': return 'The game started.';
+    case 'client_seed_set': return `Seat ${e.seat + 1} set its client seed.`;
+    case 'game_started': return e.client_seeds
+      ? `The game started: every seat's client seed is now public (${e.client_seeds.filter((x) => x.source === 'none').length} sent none).`
+      : 'The game started.';
     case 'round_started': return `Round ${e.round_no} is dealt, ${e.hand_size} cards each; ${s(e.first_player)} begins.`;
     case 'turn_started': return `${s(e.seat)}'s turn.`;
     // With hidden sets (`secret`, rules version 3) others see only the face-up card(s).

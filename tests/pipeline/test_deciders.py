@@ -3,9 +3,13 @@ they lead to out, with no database, cache or clock (the pipeline adds those)."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from service.domain import RuleViolation, legal_commands, preset
+from service.domain.client_seeds import ClientSeed, bot_seed, deal_key
+from service.domain.events import GameStarted
 from service.pipeline.deciders import (
     creation,
     expired_clock,
@@ -25,7 +29,7 @@ SEED = bytes(32)
 
 
 def lobby(*seats: HumanSeat | BotSeat | None) -> Game:
-    created = create(CreateGame(RULES, seats=seats), "ann")
+    created = create(CreateGame(RULES, seats=seats), "ann", SEED)
     return creation(Game("g"), created).game
 
 
@@ -35,11 +39,12 @@ def dealt() -> Game:
 
 
 def test_given_a_creation_then_its_event_opens_the_lobby():
-    created = create(CreateGame(RULES, seats=(HumanSeat("ann"),)), "ann")
+    created = create(CreateGame(RULES, seats=(HumanSeat("ann"),)), "ann", SEED)
 
     decided = creation(Game("g"), created)
 
     assert decided.events == [created] and isinstance(created, GameCreated)
+    assert created.seed_sha256 == hashlib.sha256(SEED).hexdigest() and created.client_seeds
     assert decided.game.status == "lobby" and decided.game.lobby.seat_of("ann") == 0
 
 
@@ -50,14 +55,19 @@ def test_given_an_open_seat_when_a_player_takes_it_then_the_lobby_seats_them():
     assert decided.game.lobby.seat_of("bob") == 1
 
 
-def test_given_a_full_lobby_when_its_creator_starts_it_then_the_seed_deals():
-    seeds = []
-
+def test_given_a_full_lobby_when_its_creator_starts_it_then_the_committed_seed_deals():
+    """The master seed was drawn at creation (rules version 4): the start draws none, and
+    the deal mixes in every seat's client seed (ann sent none; the bots' come from it)."""
     decided = lobby_command(lobby(HumanSeat("ann"), BotSeat(), BotSeat()), Start(), "ann",
-                            lambda: seeds.append(1) or SEED)
+                            lambda: pytest.fail("drawn at the start"))
 
-    assert seeds == [1] and decided.game.status == "playing"
-    assert decided.game.state.master_seed == SEED
+    started = decided.events[0]
+    assert decided.game.status == "playing" and isinstance(started, GameStarted)
+    assert started.seed == SEED
+    assert started.client_seeds == (ClientSeed(0, b"", "none"),
+                                    ClientSeed(1, bot_seed(SEED, 1), "bot"),
+                                    ClientSeed(2, bot_seed(SEED, 2), "bot"))
+    assert decided.game.state.master_seed == deal_key(SEED, started.client_seeds)
     assert [type(e).__name__ for e in decided.events][:2] == ["GameStarted", "RoundStarted"]
 
 

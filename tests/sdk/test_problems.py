@@ -124,6 +124,7 @@ PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     errors.PrivateGame: lambda s: s.carol.games.get(s.private),
     errors.NotCreator: lambda s: s.bob.games.add_bot(s.lobby),
     errors.GameNotFinished: lambda s: list(s.ann.audit.history(s.game)),
+    errors.GameNotStarted: lambda s: list(s.ann.audit.history(s.lobby)),
     errors.GameNotFound: lambda s: s.ann.games.get("no-such-game"),
     errors.TournamentNotFound: lambda s: s.ann.tournaments.get("no-such-tournament"),
     errors.PrivateTournament: lambda s: s.carol.tournaments.get(_tournament(s, public=False)),

@@ -40,7 +40,8 @@ _VERSION = HotRead(sa.select(games.c.version).where(games.c.game_id == sa.bindpa
 
 def _created(creator: str = "host") -> list:
     """A lobby's first event: the creator in seat 0, a bot in seat 1, two open seats."""
-    return [create(CreateGame(RULES, seats=(HumanSeat(creator), BotSeat("greedy"))), creator)]
+    return [create(CreateGame(RULES, seats=(HumanSeat(creator), BotSeat("greedy"))), creator,
+                   bytes(32))]
 
 
 def _batch(store: EventStore, game: Game, events: list, *, command_id: str | None = None,

@@ -36,7 +36,7 @@ def test_given_a_game_created_before_versions_when_decoded_then_it_is_version_1(
 
 
 def test_given_any_rule_set_when_the_lobby_creates_the_game_then_it_records_the_current():
-    created = create(CreateGame(RuleSet(players=2, rules_version=1)), "p0")
+    created = create(CreateGame(RuleSet(players=2, rules_version=1)), "p0", bytes(32))
 
     assert created.ruleset.rules_version == CURRENT_RULES_VERSION
 
@@ -54,9 +54,10 @@ async def test_given_a_recorded_game_played_through_the_service_then_it_verifies
     start, *steps = recorded.commands
     assert isinstance(start.command, StartGame)
     seats = (HumanSeat("p0"), HumanSeat("p1"))
-    created = await services.pipeline.create_game(CreateGame(recorded.ruleset, seats), "p0")
+    created = await services.pipeline.create_game(CreateGame(recorded.ruleset, seats), "p0",
+                                                  master_seed=start.command.seed)
     game_id = created.game_id
-    await services.pipeline.lobby(game_id, Start(), "p0", master_seed=start.command.seed)
+    await services.pipeline.lobby(game_id, Start(), "p0")
     for step in steps:
         await services.pipeline.play(game_id, step.actor, step.command)
     monkeypatch.undo()

@@ -65,6 +65,13 @@ def test_stepping_through_a_finished_game_shows_each_version_as_the_api_does(
         "link", name="Audit").click()
     expect(page.get_by_role("heading", name="Verification")).to_be_visible()
     expect(page.locator(".verify-box")).to_contain_text("✓ Verified")
+    # The seeds of the deal (fair-shuffle §7): Ada's API calls sent no client seed, the bot's
+    # comes from the master seed, which the commitment at creation matched.
+    seeds = page.locator(".verify-box .client-seeds li")
+    expect(seeds).to_have_count(2)
+    expect(seeds.nth(0)).to_contain_text("sent none")
+    expect(seeds.nth(1)).to_contain_text("a bot: derived from the master seed")
+    expect(page.locator(".verify-box .seeds")).to_contain_text("✓ dealt with that seed")
     page.get_by_role("button", name="Next version").click()  # to version 2, by the button
     page.locator("body").press("ArrowRight")                 # and on by the keyboard
 

@@ -5,6 +5,7 @@ of the other's hand."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 
@@ -69,6 +70,10 @@ def test_two_people_play_a_private_draft_game_by_invitation(people, server: Serv
         headers={"Authorization": f"Bearer {ada_key}"}).iter_lines() if line]
     for page in pages:
         assert not leaks(seen[page], history, seat=seats[page])
+    # Each browser sent its seat's client seed, 32 bytes from its CSPRNG (fair-shuffle §7).
+    started = next(line["data"] for line in history if line["data"]["type"] == "game_started")
+    assert [c["source"] for c in started["client_seeds"]] == ["player", "player"]
+    assert [len(base64.b64decode(c["seed"])) for c in started["client_seeds"]] == [32, 32]
     kinds = [(line["data"]["type"], line["data"].get("kind")) for line in history]
     assert ("challenge_opened", "stack_top") in kinds, "no challenge on a stack"
     assert ("challenge_opened", "draft") in kinds, "no drafted set challenged"

@@ -35,6 +35,7 @@ OPERATIONS = {
     "listGames": "games.list", "createGame": "games.create", "getGame": "games.get",
     "joinGame": "games.join", "addBot": "games.add_bot", "startGame": "games.start",
     "leaveGame": "games.leave", "resignGame": "games.resign",
+    "setClientSeed": "games.set_client_seed",
     "rematchGame": "games.rematch", "declineInvitation": "games.decline",
     "getTurn": "play.turn", "postCommand": "play.send", "getView": "play.view",
     "getLegalCommands": "play.legal_commands",

@@ -72,6 +72,11 @@ class GameNotFinished(ProblemError):
     CODE = "game_not_finished"
 
 
+class GameNotStarted(ProblemError):
+    """403: the history of a game not dealt yet (its client seeds are secret until then)."""
+    CODE = "game_not_started"
+
+
 class PrivateTournament(ProblemError):
     """403: a private tournament you neither created nor entered."""
     CODE = "private_tournament"

@@ -410,6 +410,40 @@ class ChooseMoveDirection(msgspec.Struct, kw_only=True, omit_defaults=True, tag_
     direction: Direction
 
 
+class ClientSeed(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One seat's contribution to the deal, as `game_started` names it."""
+    #: The seat, 0-based.
+    seat: int
+    #: The seat's client seed (0 to 64 bytes; JSON: standard base64). Empty when the seat's player
+    #: sent none.
+    seed: str
+    #: player: sent by the seat's player. bot: a bot seat's, HMAC-SHA-256(master seed,
+    #: "bot:<seat>"), fixed by the commitment at creation. none: the player sent none, so the seat
+    #: contributes the empty value.
+    source: Literal["player", "bot", "none"]
+
+
+class ClientSeedBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The body of `POST /v1/games/{game_id}/client-seed`: your seat's client seed."""
+    #: Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md §7):
+    #: 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web client and the SDK send
+    #: 32 random bytes by default). Secret from everyone else until the deal; then `game_started`
+    #: names every seat's. Sent again before the deal, it replaces the last one; none sent: the seat
+    #: contributes an empty value, and `game_started` says so.
+    seed: str
+
+
+class ClientSeedSet(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="client_seed_set"):
+    """
+    Before the deal, a seat's player sent its client seed (it replaces any earlier one). Only that
+    seat sees the seed; everyone else sees null, until `game_started` names it.
+    """
+    #: The seat, 0-based.
+    seat: int
+    #: The client seed (0 to 64 bytes): to its own seat; null to everyone else.
+    seed: str | None
+
+
 class ClockRestarted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="clock_restarted"):
     """
     The pending decision's turn clock ran out while the service could not act on it (its expiry was
@@ -657,11 +691,19 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     A game was created: the first event of its log. Players take its open seats, and the creator
     starts it (game_started) once every seat is filled.
     """
+    #: The creator's seat's client seed, when the creator sits and sent one: null but to the server
+    #: (history), until game_started names it.
+    client_seed: str | None
+    #: Whether the deal mixes in every seat's client seed (rules version 4); false at a tournament's
+    #: table, dealt from the seed the tournament committed to, and in games of older rules versions.
+    client_seeds: bool
     #: The player id of the game's creator.
     creator: str
     #: Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty
     #: when nobody is invited. Only that player may take a kept seat, until they decline it.
     invited: list[str | None]
+    #: The secret master seed behind `seed_sha256`: null but in `GET /history`.
+    master_seed: str | None
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
     #: players; its id is the invitation to take a seat.
     public: bool
@@ -676,6 +718,11 @@ class GameCreated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     #: Who controls each seat, by seat number: a human player or a bot; null: open for a human
     #: player to take.
     seats: list[SeatHolder | None]
+    #: SHA-256 (hex) of the game's secret master seed, committed to before any seat sends a client
+    #: seed; the seed itself is revealed in `GET /history` (game_started.seed) once the game is over
+    #: (rules version 4, docs/fair-shuffle.md §7). Null in games created before, whose seed was
+    #: drawn at the deal.
+    seed_sha256: str | None
     #: While the game runs, watchers (anyone without a seat) see it this many events behind the
     #: table, as broadcasts of card games are delayed, so that nobody watching can tell a player the
     #: cards as they fall; 0: live. The seated players see their game live, and once it is over
@@ -721,6 +768,10 @@ class GameStarted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="t
     The game's creator started it, every seat being filled; the first round's deal (round_started)
     follows at once.
     """
+    #: Every seat's client seed, by seat, mixed with the master seed into every round's seed (rules
+    #: version 4, docs/fair-shuffle.md §7): public from the deal on, secret before it. Absent in
+    #: games of older rules versions and at a tournament's tables, dealt from the master seed alone.
+    client_seeds: list[ClientSeed] | UnsetType | None = UNSET
     #: The rules the game is played with.
     ruleset: RuleSet
     #: The game's secret master seed, from which every round's seed is derived. Null in events
@@ -929,6 +980,12 @@ class InvitationDeclined(msgspec.Struct, kw_only=True, omit_defaults=True, tag_f
 
 class JoinSeat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The optional body of `POST /v1/games/{game_id}/seats`: the seat to take."""
+    #: Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md §7):
+    #: 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web client and the SDK send
+    #: 32 random bytes by default). Secret from everyone else until the deal; then `game_started`
+    #: names every seat's. Sent again before the deal, it replaces the last one; none sent: the seat
+    #: contributes an empty value, and `game_started` says so.
+    client_seed: str | UnsetType | None = UNSET
     #: The seat to take; null: the lowest open seat.
     seat: int | UnsetType | None = UNSET
 
@@ -1009,6 +1066,12 @@ class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     #: Bots to seat; with the creator they must fit in the rule set's seats.
     bots: list[BotSpec] | UnsetType = UNSET
+    #: With `join`: Your seat's contribution to the deal's randomness (rules version 4,
+    #: docs/fair-shuffle.md §7): 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web
+    #: client and the SDK send 32 random bytes by default). Secret from everyone else until the
+    #: deal; then `game_started` names every seat's. Sent again before the deal, it replaces the
+    #: last one; none sent: the seat contributes an empty value, and `game_started` says so.
+    client_seed: str | UnsetType | None = UNSET
     #: The creator takes a seat: the lowest one not given to a bot by number. Default: `true`.
     join: bool | UnsetType = UNSET
     #: Listed in the lobby and open to spectators. A private game is open only to its creator and
@@ -1607,10 +1670,23 @@ class SeatResigned(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="
     seat: int
 
 
+class SeatSeed(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One seat's client seed, as the deal took it."""
+    #: The seat, 0-based.
+    seat: int
+    #: Its client seed, hex (empty: none).
+    seed: str
+    #: player, bot (from the master seed) or none.
+    source: Literal["player", "bot", "none"]
+
+
 class SeatTaken(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="seat_taken"):
     """
     Before the game started, a seat was filled: a human player took it, or the creator added a bot.
     """
+    #: The client seed its player sent with it (rules version 4): to that seat only; null to
+    #: everyone else, until game_started names it.
+    client_seed: str | UnsetType | None = UNSET
     #: Who now controls the seat.
     controller: SeatHolder
     #: The seat taken, 0-based.
@@ -1634,6 +1710,19 @@ class SeatView(msgspec.Struct, kw_only=True, omit_defaults=True):
     stack_value: int | None
     #: Cumulative score in dollars over the rounds finished so far (§11, §12).
     total: int
+
+
+class SeedsReport(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The seeds of the deal, as `GET /verify` checked them (rules version 4)."""
+    #: Every seat's client seed as `game_started` names it, checked against what each seat sent
+    #: before the deal; null when the deal takes none (an older rules version, a tournament's table)
+    #: or the game has not started.
+    client_seeds: list[SeatSeed] | None
+    #: The master seed `game_started` dealt with hashes to `seed_sha256`.
+    commitment_verified: bool
+    #: The master seed's SHA-256 (hex) that `game_created` published; null for a game created before
+    #: rules version 4, whose seed was drawn at the deal.
+    seed_sha256: str | None
 
 
 class SetDrafted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="set_drafted"):
@@ -2025,6 +2114,9 @@ class VerifyReport(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Ended rounds whose revealed seed matched its published SHA-256 and whose deal matched the
     #: seed.
     rounds_verified: int
+    #: The seeds of the deal (rules version 4, docs/fair-shuffle.md §7): the master seed's
+    #: commitment at creation and every seat's client seed; null when the log does not get that far.
+    seeds: SeedsReport | None
 
 
 class ViewOut(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -2096,6 +2188,7 @@ Event: TypeAlias = (
     | GameAbandoned
     | RematchOffered
     | InvitationDeclined
+    | ClientSeedSet
     | DecisionTimedOut
     | SeatHandedToBot
     | ClockRestarted

@@ -23,7 +23,7 @@ export const OPERATIONS = {
   createPlayer: "players.create", getMe: "players.me", streamMyEvents: "players.news",
   listGames: "games.list", createGame: "games.create", getGame: "games.get",
   joinGame: "games.join", addBot: "games.addBot", startGame: "games.start",
-  leaveGame: "games.leave", resignGame: "games.resign",
+  leaveGame: "games.leave", resignGame: "games.resign", setClientSeed: "games.setClientSeed",
   rematchGame: "games.rematch", declineInvitation: "games.decline",
   getTurn: "play.turn", postCommand: "play.send", getView: "play.view",
   getLegalCommands: "play.legalCommands",

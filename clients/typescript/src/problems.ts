@@ -53,6 +53,8 @@ export class PrivateGame extends ProblemError {}
 export class NotCreator extends ProblemError {}
 /** 403: the history of a game that is still running. */
 export class GameNotFinished extends ProblemError {}
+/** 403: the history of a game not dealt yet (its client seeds are secret until then). */
+export class GameNotStarted extends ProblemError {}
 /** 403: a private tournament you neither created nor entered. */
 export class PrivateTournament extends ProblemError {}
 /** 403: the verify of a tournament still running (its seeds are not revealed yet). */
@@ -111,6 +113,7 @@ export const BY_CODE = {
   private_game: PrivateGame,
   not_creator: NotCreator,
   game_not_finished: GameNotFinished,
+  game_not_started: GameNotStarted,
   private_tournament: PrivateTournament,
   tournament_not_finished: TournamentNotFinished,
   spectator_delay: SpectatorDelay,

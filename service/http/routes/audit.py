@@ -139,6 +139,9 @@ async def _history(request: Authed, game_id: str) -> list[StoredRow]:
     async with store.read() as conn:
         access = await game_access(conn, game_id)
     viewer_in(access, player)
+    if access.status == "lobby":  # the seeds are not all in, and none may be seen before
+        raise forbidden("game_not_started", "The log is open once the cards are dealt (its "
+                        "client seeds stay secret until then).")
     running = access.status in ("lobby", "playing")
     if running and (player.player_id != access.creator
                     or access.seat_of(player.player_id) is not None):

@@ -32,6 +32,7 @@ from service.http.openapi import OptionalBodyOperation
 from service.http.problems import Problem, malformed, problem_responses, unauthorized
 from service.http.schemas.games import (
     AddBotBody,
+    ClientSeedBody,
     GameDetail,
     GamePage,
     GameSummary,
@@ -54,7 +55,14 @@ from service.projections.ratings import ordinal
 from service.table.clock import deadline
 from service.table.game import Game
 from service.table.lobby import Lobby
-from service.table.lobby_commands import AddBot, CreateGame, LeaveSeat, Start, TakeSeat
+from service.table.lobby_commands import (
+    AddBot,
+    CreateGame,
+    LeaveSeat,
+    SetClientSeed,
+    Start,
+    TakeSeat,
+)
 from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.table.turns import GameStatus, ratings_state
 
@@ -242,7 +250,7 @@ class GamesController(Controller):
             raise malformed(request, "body", exc.key, str(exc)) from None
         command = CreateGame(data.ruleset, seats, data.turn_clock,
                              data.timeout_policy.policy(), data.public, data.spectator_delay,
-                             data.rated)
+                             data.rated, client_seed=data.client_seed if data.join else None)
         outcome = await runtime.services.pipeline.create_game(
             command, player.player_id, command_id_of(player, idempotency_key))
         return Response(await self._answer(runtime, outcome), status_code=201,
@@ -319,8 +327,20 @@ class GamesController(Controller):
                    data: Annotated[JoinSeat | None, Body(examples=examples.JOIN)] = None,
                    idempotency_key: IdempotencyKey = None) -> GameSummary:
         runtime, player = runtime_of(request), request.user
-        seat = data.seat if data else None
-        return await self._lobby(runtime, game_id, TakeSeat(seat), player, idempotency_key)
+        body = data or JoinSeat()
+        return await self._lobby(runtime, game_id, TakeSeat(body.seat, body.client_seed), player,
+                                 idempotency_key)
+
+    @post("/{game_id:str}/client-seed", operation_id="setClientSeed",
+          summary="Set or replace your seat's client seed, before the deal", status_code=200,
+          description="Your seat's contribution to the deal's randomness (docs/fair-shuffle.md"
+                      " §7): secret until the deal, then named by `game_started`. After the "
+                      "deal: 422, rule `already_started`.", responses=WRITE_PROBLEMS)
+    async def set_client_seed(self, request: Authed, game_id: GameId, data: ClientSeedBody,
+                              idempotency_key: IdempotencyKey = None) -> GameSummary:
+        runtime, player = runtime_of(request), request.user
+        return await self._lobby(runtime, game_id, SetClientSeed(data.seed), player,
+                                 idempotency_key)
 
     @post("/{game_id:str}/bots", operation_id="addBot", summary="Seat a bot (creator only)",
           status_code=200, responses=WRITE_PROBLEMS, operation_class=OptionalBodyOperation)
@@ -361,7 +381,7 @@ class GamesController(Controller):
             lambda: runtime.services.pipeline.resign(game_id, player.player_id, command_id)))
 
     async def _lobby(self, runtime: Runtime, game_id: str, command: TakeSeat | AddBot | Start |
-                     LeaveSeat, player: Player, key: str | None) -> GameSummary:
+                     LeaveSeat | SetClientSeed, player: Player, key: str | None) -> GameSummary:
         async with runtime.services.store.read() as conn:
             access = await game_access(conn, game_id)
         command_id = command_id_of(player, key)

@@ -9,6 +9,7 @@ from typing import Annotated
 import msgspec
 
 from service.domain import GameView, RuleSet
+from service.domain.client_seeds import MAX_CLIENT_SEED
 from service.domain.docs import doc
 from service.http.schemas.descriptions import AWAITING_DOC, DEADLINE_DOC, VERSION_DOC
 from service.http.schemas.ratings import RatingChange
@@ -21,6 +22,7 @@ from service.table.seats import (
     SeatHolder,
     TimeoutPolicy,
 )
+from service.table.seeds import CLIENT_SEED_DOC
 from service.table.turns import RATINGS_DOC, GameStatus, RatingsState
 
 # Litestar leaves a falsy bound out of the document (`ge=0` gives no `minimum`), so these
@@ -31,6 +33,8 @@ _BOT_LEVEL = ("How the bot plays: `random`, `greedy`, `expert` or `ismcts` (the 
               " GET /v1/rulesets describes each.")
 _PUBLIC = ("Listed in the lobby and open to spectators. A private game is open only to its"
            " creator and players; its id is the invitation to take a seat.")
+
+_CLIENT_SEED = msgspec.Meta(max_length=MAX_CLIENT_SEED)
 
 # A constrained optional field carries its description inside the `| None`: described outside
 # it, Litestar's document loses the constraints (`minimum`, `maximum`).
@@ -86,12 +90,21 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     ] = 0
     rated: Annotated[bool, doc(RATED_DOC)] = False
     public: Annotated[bool, doc(_PUBLIC)] = True
+    client_seed: Annotated[bytes, _CLIENT_SEED, doc(
+        "With `join`: " + CLIENT_SEED_DOC)] | None = None
 
 
 class JoinSeat(msgspec.Struct, forbid_unknown_fields=True):
     """The optional body of `POST /v1/games/{game_id}/seats`: the seat to take."""
 
     seat: Annotated[SeatNo, doc("The seat to take; null: the lowest open seat.")] | None = None
+    client_seed: Annotated[bytes, _CLIENT_SEED, doc(CLIENT_SEED_DOC)] | None = None
+
+
+class ClientSeedBody(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of `POST /v1/games/{game_id}/client-seed`: your seat's client seed."""
+
+    seed: Annotated[bytes, _CLIENT_SEED, doc(CLIENT_SEED_DOC)]
 
 
 class AddBotBody(msgspec.Struct, forbid_unknown_fields=True):

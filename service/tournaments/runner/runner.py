@@ -118,10 +118,10 @@ class TournamentRunner:
         seats = tuple(seat_holder_for(c.entrants[e]) for e in table.seats)
         command = CreateGame(c.ruleset, seats, None, public=c.public, rated=c.rated)
         key = f"tournament:{t.tournament_id}:table:{table.table}"
-        created = await self.pipeline.create_game(command, c.creator, key)
+        created = await self.pipeline.create_game(command, c.creator, key,
+                                                  master_seed=bytes.fromhex(t.seeds[table.deal]))
         try:
-            await self.pipeline.lobby(created.game_id, Start(), c.creator, f"{key}:deal",
-                                      master_seed=bytes.fromhex(t.seeds[table.deal]))
+            await self.pipeline.lobby(created.game_id, Start(), c.creator, f"{key}:deal")
         except RuleViolation as exc:  # dealt by an earlier run whose log append lost
             log.info("tournament %s table %d: %r", t.tournament_id, table.table, exc)
         return created.game_id

@@ -1,16 +1,25 @@
 """The lobby (`client.games`): list and create games, take seats, add bots, start, leave and
-resign. Every write carries an `Idempotency-Key`, so a retry never does it twice."""
+resign. Every write carries an `Idempotency-Key`, so a retry never does it twice.
+
+Taking a seat (creating a game you join, or joining one) sends your seat's client seed, 32
+bytes from the operating system's CSPRNG unless you give one (`None`: send none), so that your
+seat adds to the randomness of the deal (docs/fair-shuffle.md §7)."""
 
 from __future__ import annotations
 
+import base64
+import secrets
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
+from msgspec.structs import replace
 
 from cya_client.areas.base import Area, AsyncArea, path
 from cya_client.models import (
     AddBotBody,
+    ClientSeedBody,
     GameDetail,
     GamePage,
     GameSummary,
@@ -30,8 +39,37 @@ def listing(mine: bool | None, status: str | None, edition: str | None,
         "players": players, "cursor": cursor, "limit": limit})
 
 
+Seed = bytes | None | UnsetType  # UNSET: a fresh random one; None: none
+
+
+def fresh_seed() -> bytes:
+    """A client seed from the CSPRNG: 32 bytes, as many as the server's own master seed."""
+    return secrets.token_bytes(32)
+
+
+def _b64(seed: Seed) -> str | None:
+    seed = fresh_seed() if seed is UNSET else seed
+    return None if seed is None else base64.b64encode(seed).decode()
+
+
+def seeded(game: NewGame) -> NewGame:
+    """`game`, with a fresh client seed for the creator's seat unless it names one (or
+    does not join)."""
+    if game.client_seed is not UNSET or game.join is False:
+        return game
+    return replace(game, client_seed=_b64(UNSET))
+
+
 def create(game: NewGame) -> Call[GameSummary]:
-    return Call("POST", "/v1/games", GameSummary, body=game, idempotent=True)
+    return Call("POST", "/v1/games", GameSummary, body=seeded(game), idempotent=True)
+
+
+def joining(seat: int | None, client_seed: Seed) -> JoinSeat:
+    return JoinSeat(seat=seat, client_seed=_b64(client_seed))
+
+
+def seed_body(seed: Seed) -> ClientSeedBody:
+    return ClientSeedBody(seed=_b64(seed) or "")
 
 
 def get(game_id: str) -> Call[GameDetail]:
@@ -70,10 +108,18 @@ class Games(Area):
     def get(self, game_id: str) -> GameDetail:
         return self._s.run(get(game_id))
 
-    def join(self, game_id: str, seat: int | None = None, *,
+    def join(self, game_id: str, seat: int | None = None, *, client_seed: Seed = UNSET,
              idempotency_key: str | None = None) -> GameSummary:
-        """Take a seat (the lowest open one by default)."""
-        return self._s.run(write(game_id, "/seats", JoinSeat(seat=seat)), idempotency_key)
+        """Take a seat (the lowest open one by default), with your client seed (a fresh
+        random one by default)."""
+        return self._s.run(write(game_id, "/seats", joining(seat, client_seed)),
+                           idempotency_key)
+
+    def set_client_seed(self, game_id: str, seed: Seed = UNSET, *,
+                        idempotency_key: str | None = None) -> GameSummary:
+        """Set or replace your seat's client seed before the deal (a fresh random one by
+        default; None: the empty value)."""
+        return self._s.run(write(game_id, "/client-seed", seed_body(seed)), idempotency_key)
 
     def add_bot(self, game_id: str, level: str = "random", seat: int | None = None, *,
                 idempotency_key: str | None = None) -> GameSummary:
@@ -124,9 +170,14 @@ class AsyncGames(AsyncArea):
     async def get(self, game_id: str) -> GameDetail:
         return await self._s.run(get(game_id))
 
-    async def join(self, game_id: str, seat: int | None = None, *,
+    async def join(self, game_id: str, seat: int | None = None, *, client_seed: Seed = UNSET,
                    idempotency_key: str | None = None) -> GameSummary:
-        return await self._s.run(write(game_id, "/seats", JoinSeat(seat=seat)),
+        return await self._s.run(write(game_id, "/seats", joining(seat, client_seed)),
+                                 idempotency_key)
+
+    async def set_client_seed(self, game_id: str, seed: Seed = UNSET, *,
+                              idempotency_key: str | None = None) -> GameSummary:
+        return await self._s.run(write(game_id, "/client-seed", seed_body(seed)),
                                  idempotency_key)
 
     async def add_bot(self, game_id: str, level: str = "random", seat: int | None = None, *,

@@ -1,9 +1,17 @@
 // The lobby (`client.games`): list and create games, take seats, add bots, start, leave and
 // resign. Every write carries an `Idempotency-Key`, so a retry never does it twice.
+// Taking a seat (creating a game you join, or joining one) sends the seat's client seed, 32
+// bytes from the CSPRNG unless one is given (`null`: none), so that the seat adds to the deal's
+// randomness (docs/fair-shuffle.md §7).
 import type { BotLevel, GameDetail, GamePage, GameSummary, NewGame, operations } from "../models.js";
 import { Area, gamePath, type WriteOptions } from "./base.js";
 
 export type GameFilters = NonNullable<operations["listGames"]["parameters"]["query"]>;
+
+/** A client seed: 32 bytes from the CSPRNG, base64. */
+export function freshSeed(): string {
+  return btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(32))));
+}
 
 export class Games extends Area {
   /** One page of the lobby (public games, or with `mine: true` yours), newest first. */
@@ -23,7 +31,9 @@ export class Games extends Area {
   }
 
   create(game: NewGame, options: WriteOptions = {}): Promise<GameSummary> {
-    return this.session.run({ method: "POST", path: "/v1/games", body: game, idempotent: true },
+    const seeded = game.join === false || game.client_seed !== undefined ? game
+      : { ...game, client_seed: freshSeed() };
+    return this.session.run({ method: "POST", path: "/v1/games", body: seeded, idempotent: true },
       options.idempotencyKey, options.signal);
   }
 
@@ -31,9 +41,16 @@ export class Games extends Area {
     return this.session.run({ method: "GET", path: gamePath(gameId) });
   }
 
-  /** Take a seat (the lowest open one by default). */
+  /** Take a seat (the lowest open one by default), with a fresh client seed. */
   join(gameId: string, seat?: number, options: WriteOptions = {}): Promise<GameSummary> {
-    return this.write(gameId, "/seats", seat === undefined ? {} : { seat }, options);
+    const body = { client_seed: freshSeed(), ...(seat === undefined ? {} : { seat }) };
+    return this.write(gameId, "/seats", body, options);
+  }
+
+  /** Set or replace your seat's client seed before the deal (base64; a fresh one by default,
+   * `""`: the empty value). */
+  setClientSeed(gameId: string, seed: string = freshSeed(), options: WriteOptions = {}): Promise<GameSummary> {
+    return this.write(gameId, "/client-seed", { seed }, options);
   }
 
   addBot(gameId: string, level: BotLevel = "random", seat?: number, options: WriteOptions = {}): Promise<GameSummary> {

@@ -59,6 +59,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/client-seed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or replace your seat's client seed, before the deal
+         * @description Your seat's contribution to the deal's randomness (docs/fair-shuffle.md §7): secret until the deal, then named by `game_started`. After the deal: 422, rule `already_started`.
+         */
+        post: operations["setClientSeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/commands": {
         parameters: {
             query?: never;
@@ -1252,6 +1272,45 @@ export interface components {
             type: "choose_move_direction";
         };
         /**
+         * ClientSeed
+         * @description One seat's contribution to the deal, as `game_started` names it.
+         */
+        ClientSeed: {
+            /** @description The seat, 0-based. */
+            seat: number;
+            /** @description The seat's client seed (0 to 64 bytes; JSON: standard base64). Empty when the seat's player sent none. */
+            seed: string;
+            /**
+             * @description player: sent by the seat's player. bot: a bot seat's, HMAC-SHA-256(master seed, "bot:<seat>"), fixed by the commitment at creation. none: the player sent none, so the seat contributes the empty value.
+             * @enum {string}
+             */
+            source: "player" | "bot" | "none";
+        };
+        /**
+         * ClientSeedBody
+         * @description The body of `POST /v1/games/{game_id}/client-seed`: your seat's client seed.
+         */
+        ClientSeedBody: {
+            /** @description Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md §7): 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web client and the SDK send 32 random bytes by default). Secret from everyone else until the deal; then `game_started` names every seat's. Sent again before the deal, it replaces the last one; none sent: the seat contributes an empty value, and `game_started` says so. */
+            seed: string;
+        };
+        /**
+         * ClientSeedSet
+         * @description Before the deal, a seat's player sent its client seed (it replaces any earlier one).
+         *     Only that seat sees the seed; everyone else sees null, until `game_started` names it.
+         */
+        ClientSeedSet: {
+            /** @description The seat, 0-based. */
+            seat: number;
+            /** @description The client seed (0 to 64 bytes): to its own seat; null to everyone else. */
+            seed: string | null;
+            /**
+             * @description Always `client_seed_set`: which of its kind this object is.
+             * @constant
+             */
+            type: "client_seed_set";
+        };
+        /**
          * ClockRestarted
          * @description The pending decision's turn clock ran out while the service could not act on it (its
          *     expiry was taken more than the outage grace late): the clock starts again, in full, from
@@ -1503,7 +1562,7 @@ export interface components {
          */
         EventOut: {
             /** @description The event, redacted for you; `type` says which it is. */
-            event: components["schemas"]["GameStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["TurnStarted"] | components["schemas"]["SetFormed"] | components["schemas"]["CardDiscarded"] | components["schemas"]["CardsDrawn"] | components["schemas"]["ChallengeOpened"] | components["schemas"]["ChallengeAnswered"] | components["schemas"]["ChallengeConceded"] | components["schemas"]["SetDrafted"] | components["schemas"]["DraftChallengePassed"] | components["schemas"]["PileCardRevealed"] | components["schemas"]["RevealedSwapApplied"] | components["schemas"]["RevealedActionReturned"] | components["schemas"]["RevealedActionDiscarded"] | components["schemas"]["RevealedMoveAwaitingChoices"] | components["schemas"]["MoveDirectionChosen"] | components["schemas"]["RevealedMoveApplied"] | components["schemas"]["SetImproved"] | components["schemas"]["SwapPlayed"] | components["schemas"]["MovePlayed"] | components["schemas"]["TurnEnded"] | components["schemas"]["RoundEnded"] | components["schemas"]["GameEnded"] | components["schemas"]["GameCreated"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["SeatResigned"] | components["schemas"]["LobbyExpired"] | components["schemas"]["GameAbandoned"] | components["schemas"]["RematchOffered"] | components["schemas"]["InvitationDeclined"] | components["schemas"]["DecisionTimedOut"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["ClockRestarted"];
+            event: components["schemas"]["GameStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["TurnStarted"] | components["schemas"]["SetFormed"] | components["schemas"]["CardDiscarded"] | components["schemas"]["CardsDrawn"] | components["schemas"]["ChallengeOpened"] | components["schemas"]["ChallengeAnswered"] | components["schemas"]["ChallengeConceded"] | components["schemas"]["SetDrafted"] | components["schemas"]["DraftChallengePassed"] | components["schemas"]["PileCardRevealed"] | components["schemas"]["RevealedSwapApplied"] | components["schemas"]["RevealedActionReturned"] | components["schemas"]["RevealedActionDiscarded"] | components["schemas"]["RevealedMoveAwaitingChoices"] | components["schemas"]["MoveDirectionChosen"] | components["schemas"]["RevealedMoveApplied"] | components["schemas"]["SetImproved"] | components["schemas"]["SwapPlayed"] | components["schemas"]["MovePlayed"] | components["schemas"]["TurnEnded"] | components["schemas"]["RoundEnded"] | components["schemas"]["GameEnded"] | components["schemas"]["GameCreated"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["SeatResigned"] | components["schemas"]["LobbyExpired"] | components["schemas"]["GameAbandoned"] | components["schemas"]["RematchOffered"] | components["schemas"]["InvitationDeclined"] | components["schemas"]["ClientSeedSet"] | components["schemas"]["DecisionTimedOut"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["ClockRestarted"];
             /** @description The event's version: its place in the game's log, from 1. */
             version: number;
         };
@@ -1580,6 +1639,13 @@ export interface components {
          *     creator starts it (game_started) once every seat is filled.
          */
         GameCreated: {
+            /** @description The creator's seat's client seed, when the creator sits and sent one: null but to the server (history), until game_started names it. */
+            client_seed: string | null;
+            /**
+             * @description Whether the deal mixes in every seat's client seed (rules version 4); false at a tournament's table, dealt from the seed the tournament committed to, and in games of older rules versions.
+             * @default false
+             */
+            client_seeds: boolean;
             /** @description The player id of the game's creator. */
             creator: string;
             /**
@@ -1587,6 +1653,8 @@ export interface components {
              * @default []
              */
             invited: (string | null)[];
+            /** @description The secret master seed behind `seed_sha256`: null but in `GET /history`. */
+            master_seed: string | null;
             /** @description Listed in the lobby and open to spectators. A private game is open only to its creator and players; its id is the invitation to take a seat. */
             public: boolean;
             /**
@@ -1600,6 +1668,8 @@ export interface components {
             ruleset: components["schemas"]["RuleSet"];
             /** @description Who controls each seat, by seat number: a human player or a bot; null: open for a human player to take. */
             seats: (components["schemas"]["HumanSeat"] | components["schemas"]["BotSeat"] | null)[];
+            /** @description SHA-256 (hex) of the game's secret master seed, committed to before any seat sends a client seed; the seed itself is revealed in `GET /history` (game_started.seed) once the game is over (rules version 4, docs/fair-shuffle.md §7). Null in games created before, whose seed was drawn at the deal. */
+            seed_sha256: string | null;
             /**
              * @description While the game runs, watchers (anyone without a seat) see it this many events behind the table, as broadcasts of card games are delayed, so that nobody watching can tell a player the cards as they fall; 0: live. The seated players see their game live, and once it is over everyone sees all of it.
              * @default 0
@@ -1667,6 +1737,8 @@ export interface components {
          *     (round_started) follows at once.
          */
         GameStarted: {
+            /** @description Every seat's client seed, by seat, mixed with the master seed into every round's seed (rules version 4, docs/fair-shuffle.md §7): public from the deal on, secret before it. Absent in games of older rules versions and at a tournament's tables, dealt from the master seed alone. */
+            client_seeds?: components["schemas"]["ClientSeed"][] | null;
             /** @description The rules the game is played with. */
             ruleset: components["schemas"]["RuleSet"];
             /** @description The game's secret master seed, from which every round's seed is derived. Null in events pages, streams and command results; `GET /history` has it. */
@@ -1908,6 +1980,8 @@ export interface components {
          * @description The optional body of `POST /v1/games/{game_id}/seats`: the seat to take.
          */
         JoinSeat: {
+            /** @description Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md §7): 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web client and the SDK send 32 random bytes by default). Secret from everyone else until the deal; then `game_started` names every seat's. Sent again before the deal, it replaces the last one; none sent: the seat contributes an empty value, and `game_started` says so. */
+            client_seed?: string | null;
             /** @description The seat to take; null: the lowest open seat. */
             seat?: number | null;
         };
@@ -2053,6 +2127,8 @@ export interface components {
         NewGame: {
             /** @description Bots to seat; with the creator they must fit in the rule set's seats. */
             bots?: components["schemas"]["BotSpec"][];
+            /** @description With `join`: Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md §7): 0 to 64 bytes, standard base64 in JSON, best from a CSPRNG (the web client and the SDK send 32 random bytes by default). Secret from everyone else until the deal; then `game_started` names every seat's. Sent again before the deal, it replaces the last one; none sent: the seat contributes an empty value, and `game_started` says so. */
+            client_seed?: string | null;
             /** @description The creator takes a seat: the lowest one not given to a bot by number. Default: `true`. */
             join?: boolean;
             /** @description Listed in the lobby and open to spectators. A private game is open only to its creator and players; its id is the invitation to take a seat. Default: `true`. */
@@ -2759,11 +2835,28 @@ export interface components {
             type: "seat_resigned";
         };
         /**
+         * SeatSeed
+         * @description One seat's client seed, as the deal took it.
+         */
+        SeatSeed: {
+            /** @description The seat, 0-based. */
+            seat: number;
+            /** @description Its client seed, hex (empty: none). */
+            seed: string;
+            /**
+             * @description player, bot (from the master seed) or none.
+             * @enum {string}
+             */
+            source: "player" | "bot" | "none";
+        };
+        /**
          * SeatTaken
          * @description Before the game started, a seat was filled: a human player took it, or the creator
          *     added a bot.
          */
         SeatTaken: {
+            /** @description The client seed its player sent with it (rules version 4): to that seat only; null to everyone else, until game_started names it. */
+            client_seed?: string | null;
             /** @description Who now controls the seat. */
             controller: components["schemas"]["HumanSeat"] | components["schemas"]["BotSeat"];
             /** @description The seat taken, 0-based. */
@@ -2791,6 +2884,18 @@ export interface components {
             stack_value: number | null;
             /** @description Cumulative score in dollars over the rounds finished so far (§11, §12). */
             total: number;
+        };
+        /**
+         * SeedsReport
+         * @description The seeds of the deal, as `GET /verify` checked them (rules version 4).
+         */
+        SeedsReport: {
+            /** @description Every seat's client seed as `game_started` names it, checked against what each seat sent before the deal; null when the deal takes none (an older rules version, a tournament's table) or the game has not started. */
+            client_seeds: components["schemas"]["SeatSeed"][] | null;
+            /** @description The master seed `game_started` dealt with hashes to `seed_sha256`. */
+            commitment_verified: boolean;
+            /** @description The master seed's SHA-256 (hex) that `game_created` published; null for a game created before rules version 4, whose seed was drawn at the deal. */
+            seed_sha256: string | null;
         };
         /**
          * SetDrafted
@@ -3278,6 +3383,8 @@ export interface components {
             reason: string | null;
             /** @description Ended rounds whose revealed seed matched its published SHA-256 and whose deal matched the seed. */
             rounds_verified: number;
+            /** @description The seeds of the deal (rules version 4, docs/fair-shuffle.md §7): the master seed's commitment at creation and every seat's client seed; null when the log does not get that far. */
+            seeds: components["schemas"]["SeedsReport"] | null;
         };
         /**
          * ViewOut
@@ -3345,6 +3452,9 @@ export type ChallengeDraft = components['schemas']['ChallengeDraft'];
 export type ChallengeKind = components['schemas']['ChallengeKind'];
 export type ChallengeOpened = components['schemas']['ChallengeOpened'];
 export type ChooseMoveDirection = components['schemas']['ChooseMoveDirection'];
+export type ClientSeed = components['schemas']['ClientSeed'];
+export type ClientSeedBody = components['schemas']['ClientSeedBody'];
+export type ClientSeedSet = components['schemas']['ClientSeedSet'];
 export type ClockRestarted = components['schemas']['ClockRestarted'];
 export type CommandResult = components['schemas']['CommandResult'];
 export type Concede = components['schemas']['Concede'];
@@ -3429,8 +3539,10 @@ export type RulesVersion = components['schemas']['RulesVersion'];
 export type SeatHandedToBot = components['schemas']['SeatHandedToBot'];
 export type SeatLeft = components['schemas']['SeatLeft'];
 export type SeatResigned = components['schemas']['SeatResigned'];
+export type SeatSeed = components['schemas']['SeatSeed'];
 export type SeatTaken = components['schemas']['SeatTaken'];
 export type SeatView = components['schemas']['SeatView'];
+export type SeedsReport = components['schemas']['SeedsReport'];
 export type SetDrafted = components['schemas']['SetDrafted'];
 export type SetFormed = components['schemas']['SetFormed'];
 export type SetImproved = components['schemas']['SetImproved'];
@@ -3809,6 +3921,159 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["AddBotBody"] | null;
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSummary"];
+                };
+            };
+            /** @description Malformed request: the body or a parameter does not match the schema. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Missing or unknown API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Another seat's (or a private game's) resource. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Unknown game. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Not your decision, a stale If-Match version (with `current_version`), or a reused Idempotency-Key. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Rule violation: `rule` is the engine's code, `legal_commands` what you may send. */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description The database cannot be reached, or is not migrated for this server yet: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+        };
+    };
+    setClientSeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send the same key again to get the first result instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The game's id, as `POST /v1/games` gave it. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientSeedBody"];
             };
         };
         responses: {
