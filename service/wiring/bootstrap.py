@@ -6,6 +6,7 @@ import functools
 import gc
 
 from service.events.backends import open_store
+from service.matchmaking.runner.matchmaker import Matchmaker
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
@@ -42,6 +43,7 @@ class Services:
                                  hooks=functools.partial(self._hooks, scheduler),
                                  conflict_retries=settings.conflict_retries,
                                  catch_up_first=catch_up_first)
+        self.matchmaker = Matchmaker(self.pipeline, settings.match_widen_per_s)
 
     def _hooks(self, scheduler: Scheduler | None, pipeline: Pipeline) -> CommitHooks:
         work = work_for(self.settings, pipeline, scheduler)

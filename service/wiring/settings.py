@@ -118,6 +118,10 @@ class Settings:
     lobby_ttl_s: float = 86_400.0
     abandon_after_s: float = 7 * 86_400.0
     webhooks: WebhookSettings = field(default_factory=WebhookSettings)
+    # Quick play: each second a seek waits widens the rating range it accepts by this much
+    # (ordinal points); every API process pairs the waiting seekers this often.
+    match_widen_per_s: float = 1.0
+    match_tick_s: float = 1.0
 
     @property
     def catches_up_first(self) -> bool:
@@ -152,6 +156,8 @@ class Settings:
             lobby_ttl_s=env_number("CYA_LOBBY_TTL_S", 86_400.0, float, 1.0),
             abandon_after_s=env_number("CYA_ABANDON_AFTER_S", 7 * 86_400.0, float, 1.0),
             webhooks=webhook_settings_from_env(),
+            match_widen_per_s=env_number("CYA_MATCH_WIDEN_PER_S", 1.0, float, 0.0),
+            match_tick_s=env_number("CYA_MATCH_TICK_S", 1.0, float, 0.05),
         )
 
 
