@@ -49,7 +49,7 @@ from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
 from service.http.routes.webhooks import WebhooksController
 from service.http.web import UNLIMITED, docs_render_plugins, web_router
-from service.matchmaking.runner.ticker import PairingTicker
+from service.matchmaking.runner.pairing import PairingTicker
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.seat_views import MemoryViews
@@ -199,7 +199,7 @@ def create_app(
                       else None)
 
     restore: list[Callable[[], object]] = []
-    pairing = PairingTicker(services.matchmaker, settings.match_tick_s)
+    pairing = PairingTicker(services.matchmaker.tick, settings.match_tick_s)
     lag_probe = LoopLagProbe(stall_log_s=http.stall_log_ms / 1000)
 
     async def startup(app: Litestar) -> None:

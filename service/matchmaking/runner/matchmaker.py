@@ -8,6 +8,7 @@ crash between the commit that matched and the game, found by `repair`) opens the
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import uuid
@@ -31,6 +32,7 @@ from service.matchmaking.challenges import (
 )
 from service.matchmaking.news import MatchNews, challenge_news, seek_news
 from service.matchmaking.runner import rows
+from service.matchmaking.runner.pairing import CoalescedPairing
 from service.matchmaking.seeks import Kind, Seek, SeekStatus, pair
 from service.pipeline import Pipeline
 from service.projections.leaderboard import ratings_of
@@ -43,6 +45,7 @@ NEWS_KEY = "matchmaking"  # the players' news hint for a challenge or seek (not 
 QUICK_PLAY_TURN_CLOCK = 60  # seconds: a matched game must not wait for an absent seeker
 REPAIR_AFTER = timedelta(seconds=5)
 RECENT = timedelta(minutes=1)
+OPEN_AT_ONCE = 8  # games a pass opens at once
 
 
 class NotFound(KeyError):
@@ -70,6 +73,7 @@ class Matchmaker:
         self.pipeline = pipeline
         self.store: EventStore = pipeline.store
         self.widen_per_s = widen_per_s
+        self.pairing = CoalescedPairing(self.pair_kind)
 
     # Challenges.
 
@@ -189,7 +193,7 @@ class Matchmaker:
             if row is None or row.request_sha256 != request:
                 raise KeyReused from None
             return rows.seek_of(row)
-        await self.pair_kind(kind)
+        await self.pairing.pair(kind)
         return await self.get_seek(s.seek_id)
 
     async def get_seek(self, seek_id: str) -> Seek:
@@ -218,8 +222,15 @@ class Matchmaker:
             matches = [(uuid.uuid4().hex, g) for g in groups]
             for match_id, group in matches:
                 await rows.mark_matched(conn, group, match_id, now)
-        for match_id, group in matches:
-            await self._open_match_game(match_id, group)
+        # Concurrently, a few at a time: a burst's pass makes many matches, and each game is
+        # two commits that the group commit may share.
+        gate = asyncio.Semaphore(OPEN_AT_ONCE)
+
+        async def open_one(match_id: str, group: tuple[Seek, ...]) -> None:
+            async with gate:
+                await self._open_match_game(match_id, group)
+
+        await asyncio.gather(*(open_one(m, g) for m, g in matches))
         return len(matches)
 
     async def _open_match_game(self, match_id: str, group: Sequence[Seek]) -> None:
@@ -236,20 +247,19 @@ class Matchmaker:
 
     async def tick(self) -> int:
         """Pair every kind that has seekers waiting (their ranges widen with time), and open
-        the games a stopped process left unopened; how many matches."""
+        the games a stopped process left unopened; how many stalled games it opened."""
         async with self.store.read() as conn:
             kinds = await rows.waiting_kinds(conn)
             before = datetime.now(UTC) - REPAIR_AFTER
             stalled = await rows.unopened_matches(conn, before)
             accepts = await rows.unopened_accepts(conn, before)
-        made = 0
         for kind in kinds:
-            made += await self.pair_kind(kind)
+            await self.pairing.pair(kind)
         for match_id, group in stalled.items():
             await self._open_match_game(match_id, group)
         for c in accepts:
             await self._open_challenge_game(c)
-        return made
+        return len(stalled) + len(accepts)
 
     async def news(self, player_id: str, since: datetime | None) -> list[MatchNews]:
         """What the player's stream tells of its challenges and seeks changed since `since`;
