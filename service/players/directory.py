@@ -39,6 +39,7 @@ class Player:
     player_id: str
     name: str
     created_at: datetime
+    bot: bool = False  # a bot account (as Lichess's BOT accounts)
 
 
 class PlayerDirectory:
@@ -49,13 +50,13 @@ class PlayerDirectory:
         self._by_key: dict[str, Player] = {}
         self._cache_size = cache_size
 
-    async def create(self, name: str) -> tuple[Player, str]:
+    async def create(self, name: str, bot: bool = False) -> tuple[Player, str]:
         api_key = KEY_PREFIX + secrets.token_urlsafe(32)
-        player = Player(uuid.uuid4().hex, name, datetime.now(UTC))
+        player = Player(uuid.uuid4().hex, name, datetime.now(UTC), bot)
         async with self.engine.begin() as conn:
             await conn.execute(players.insert().values(
                 player_id=player.player_id, name=name, key_sha256=key_digest(api_key),
-                created_at=player.created_at,
+                created_at=player.created_at, bot=bot,
             ))
         self._remember(api_key, player)
         return player, api_key
@@ -74,23 +75,25 @@ class PlayerDirectory:
         digest = key_digest(api_key)
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                sa.select(players.c.player_id, players.c.name, players.c.created_at,
+                          players.c.bot)
                 .where(players.c.key_sha256 == digest)
             )).first()
         if row is None:
             return None
-        player = Player(row.player_id, row.name, row.created_at)
+        player = Player(row.player_id, row.name, row.created_at, row.bot)
         self._remember(api_key, player)
         return player
 
     async def by_id(self, player_id: str) -> Player | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                sa.select(players.c.player_id, players.c.name, players.c.created_at,
+                          players.c.bot)
                 .where(players.c.player_id == player_id))).first()
         if row is None:
             return None
-        return Player(row.player_id, row.name, row.created_at)
+        return Player(row.player_id, row.name, row.created_at, row.bot)
 
     def _remember(self, api_key: str, player: Player) -> None:
         if len(self._by_key) < self._cache_size:

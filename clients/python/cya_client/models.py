@@ -979,6 +979,8 @@ class Leaderboard(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class LeaderboardEntry(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One place on the leaderboard."""
+    #: A bot: a built-in level, or a player's bot account.
+    bot: bool
     #: `player:<player id>` or `bot:<level>`.
     identity: str
     #: The player's display name, or the bot level's.
@@ -1086,7 +1088,14 @@ class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class NewPlayer(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The optional body of `POST /v1/players`: the new player's display name."""
+    """
+    The optional body of `POST /v1/players`: the new player's display name, and whether it is a bot
+    account.
+    """
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good. Default:
+    #: `false`.
+    bot: bool | UnsetType = UNSET
     #: Display name, shown in `GET /v1/players/me` and in the summaries of your games: 1 to 64
     #: characters, not all blank, no control characters or line breaks. Default: `"player"`.
     name: str | UnsetType = UNSET
@@ -1354,6 +1363,9 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps only its
     #: SHA-256.
     api_key: str
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good.
+    bot: bool
     #: Display name.
     name: str
     #: The player's id; a game names its creator and players by it.
@@ -1370,6 +1382,9 @@ class PlayerOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`) returns it.
     """
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good.
+    bot: bool
     #: When the player was created.
     created_at: datetime
     #: Display name.

@@ -52,8 +52,9 @@ class PlayersController(Controller):
                         "control character.", examples=examples.PLAYER)] = None,
     ) -> PlayerCreated:
         runtime: Runtime = state.runtime
-        player, api_key = await runtime.players.create((data or NewPlayer()).name)
-        return PlayerCreated(player.player_id, player.name, api_key)
+        body = data or NewPlayer()
+        player, api_key = await runtime.players.create(body.name, body.bot)
+        return PlayerCreated(player.player_id, player.name, api_key, player.bot)
 
     @get("/me", operation_id="getMe", summary="The calling player",
          responses=problem_responses(401, 429), before_request=authenticate)

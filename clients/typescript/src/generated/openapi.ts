@@ -2097,6 +2097,11 @@ export interface components {
          * @description One place on the leaderboard.
          */
         LeaderboardEntry: {
+            /**
+             * @description A bot: a built-in level, or a player's bot account.
+             * @default false
+             */
+            bot: boolean;
             /** @description `player:<player id>` or `bot:<level>`. */
             identity: string;
             /** @description The player's display name, or the bot level's. */
@@ -2264,9 +2269,12 @@ export interface components {
         };
         /**
          * NewPlayer
-         * @description The optional body of `POST /v1/players`: the new player's display name.
+         * @description The optional body of `POST /v1/players`: the new player's display name, and whether it
+         *     is a bot account.
          */
         NewPlayer: {
+            /** @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good. Default: `false`. */
+            bot?: boolean;
             /** @description Display name, shown in `GET /v1/players/me` and in the summaries of your games: 1 to 64 characters, not all blank, no control characters or line breaks. Default: `"player"`. */
             name?: string;
         };
@@ -2581,6 +2589,11 @@ export interface components {
         PlayerCreated: {
             /** @description Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps only its SHA-256. */
             api_key: string;
+            /**
+             * @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good.
+             * @default false
+             */
+            bot: boolean;
             /** @description Display name. */
             name: string;
             /** @description The player's id; a game names its creator and players by it. */
@@ -2605,6 +2618,11 @@ export interface components {
          *     returns it.
          */
         PlayerOut: {
+            /**
+             * @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good.
+             * @default false
+             */
+            bot: boolean;
             /**
              * Format: date-time
              * @description When the player was created.
@@ -7015,6 +7033,8 @@ export interface operations {
     getLeaderboard: {
         parameters: {
             query?: {
+                /** @description Whom to rank: `people`, `bots` (the built-in levels and players' bot accounts) or `all`. */
+                accounts?: "all" | "people" | "bots";
                 /** @description `2p` (2-player games) or `3-6p` (3 to 6 players), rated apart. */
                 family?: "2p" | "3-6p";
                 /** @description At most this many. */
