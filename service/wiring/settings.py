@@ -121,7 +121,7 @@ class Settings:
     # Quick play: each second a seek waits widens the rating range it accepts by this much
     # (ordinal points); every API process pairs the waiting seekers this often.
     match_widen_per_s: float = 1.0
-    match_tick_s: float = 1.0
+    match_tick_s: float = 0.25
 
     @property
     def catches_up_first(self) -> bool:
@@ -157,7 +157,7 @@ class Settings:
             abandon_after_s=env_number("CYA_ABANDON_AFTER_S", 7 * 86_400.0, float, 1.0),
             webhooks=webhook_settings_from_env(),
             match_widen_per_s=env_number("CYA_MATCH_WIDEN_PER_S", 1.0, float, 0.0),
-            match_tick_s=env_number("CYA_MATCH_TICK_S", 1.0, float, 0.05),
+            match_tick_s=env_number("CYA_MATCH_TICK_S", 0.25, float, 0.05),
         )
 
 
