@@ -202,6 +202,23 @@ async def _seed_ratings(database_url: str, seekers: list[Seeker]) -> None:
     await engine.dispose()
 
 
+async def _opened_at(database_url: str) -> dict[str, float]:
+    """When each match's game id was stored on its seeks (the server's clock)."""
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from service.events.tables import seeks
+
+    engine = create_async_engine(database_url)
+    async with engine.connect() as conn:
+        rows = await conn.execute(sa.select(seeks.c.game_id, sa.func.max(seeks.c.updated_at))
+                                  .where(seeks.c.game_id.is_not(None))
+                                  .group_by(seeks.c.game_id))
+        found = {r[0]: r[1].timestamp() for r in rows}
+    await engine.dispose()
+    return found
+
+
 async def _baseline(clients: list[Any], pairs: int) -> list[float]:
     """p95 input: from POST /start of a two-player game to both being told it started."""
     made = await _players(clients, 2 * pairs)
@@ -226,6 +243,10 @@ async def _baseline(clients: list[Any], pairs: int) -> list[float]:
     return waits
 
 
+def _say(what: str) -> None:
+    print(f"{time.strftime('%X')} {what}", file=sys.stderr, flush=True)
+
+
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
@@ -242,13 +263,20 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
     clients = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
     try:
         baseline = await _baseline(clients, 30)
+        _say(f"baseline: {len(baseline)} lobby games")
         made = await _players(clients, count)
         seekers = [Seeker(n, key, pid, rng.choice(KINDS), round(rng.uniform(0, 30), 2))
                    for n, (key, pid) in enumerate(made)]
         await _seed_ratings(database_url, seekers)
         streams = [asyncio.create_task(_follow(clients[(s.n + 1) % 2], s, "matched", s.told))
                    for s in seekers]
-        await asyncio.gather(*(s.listening.wait() for s in seekers))
+        _say(f"{count} players, rated")
+        while sum(s.listening.is_set() for s in seekers) < count:
+            failed = [t for t in streams if t.done()]
+            if failed:
+                raise SystemExit(f"{len(failed)} news streams failed: {failed[0].exception()!r}")
+            await asyncio.sleep(0.1)
+        _say(f"{count} news streams open")
 
         async def seek(s: Seeker, at: float) -> None:
             await asyncio.sleep(at)
@@ -259,6 +287,7 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
 
         started = time.monotonic()
         await asyncio.gather(*(seek(s, rng.uniform(0, arrive_s)) for s in seekers))
+        _say(f"{count} seeks sent")
         # Until every kind has fewer waiting than its seats (ranges widen: all meet in time).
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -283,7 +312,9 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
             twice += len(s.told) > 1 or len(games) > 1
             if s.told:
                 groups[s.told[0][1]].append(s)
+        opened = await _opened_at(database_url)
         waits: list[float] = []
+        opening: list[float] = []  # the server's part: from compatible to the game's id stored
         for game_id, members in groups.items():
             r = await clients[0].get(f"/v1/games/{game_id}", headers=members[0].auth)
             seated = {x["player_id"] for x in r.json()["summary"]["seats"]}
@@ -293,6 +324,8 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
             if since is not None:
                 told = max(m.told[0][0] for m in members)
                 waits.append(told - since.timestamp())
+                if game_id in opened:
+                    opening.append(opened[game_id] - since.timestamp())
         left = [s for s in seekers if not s.told]
         untold = 0  # matched, by the server's word, but never told on the news stream
         for s in left:
@@ -311,7 +344,9 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
                 unmatched += len(waiting)
         return {"seekers": count, "games": len(groups), "left_waiting": len(left),
                 "p50_told_s": round(sorted(waits)[len(waits) // 2], 3) if waits else None,
-                "p95_told_s": round(_p95(waits), 3), "max_told_s": round(max(waits, default=0), 3),
+                "p95_told_s": round(_p95(waits), 3),
+                "p95_game_opened_s": round(_p95(opening), 3),
+                "max_told_s": round(max(waits, default=0), 3),
                 "matched_twice": twice, "left_unmatched": unmatched, "matched_untold": untold,
                 "baseline_lobby_p95_s": round(_p95(baseline), 3),
                 "run_s": round(elapsed, 1)}

@@ -45,7 +45,7 @@ NEWS_KEY = "matchmaking"  # the players' news hint for a challenge or seek (not 
 QUICK_PLAY_TURN_CLOCK = 60  # seconds: a matched game must not wait for an absent seeker
 REPAIR_AFTER = timedelta(seconds=5)
 RECENT = timedelta(minutes=1)
-OPEN_AT_ONCE = 8  # games a pass opens at once
+OPEN_AT_ONCE = 32  # games this process opens at once
 
 
 class NotFound(KeyError):
@@ -74,6 +74,8 @@ class Matchmaker:
         self.store: EventStore = pipeline.store
         self.widen_per_s = widen_per_s
         self.pairing = CoalescedPairing(self.pair_kind)
+        self._opening: dict[str, asyncio.Task[None]] = {}  # by seek id: its match's game
+        self._gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
     # Challenges.
 
@@ -194,6 +196,9 @@ class Matchmaker:
                 raise KeyReused from None
             return rows.seek_of(row)
         await self.pairing.pair(kind)
+        opening = self._opening.get(s.seek_id)
+        if opening is not None:  # matched at once: answer with its game
+            await asyncio.shield(opening)
         return await self.get_seek(s.seek_id)
 
     async def get_seek(self, seek_id: str) -> Seek:
@@ -215,23 +220,30 @@ class Matchmaker:
         return await self.get_seek(seek_id)
 
     async def pair_kind(self, kind: Kind) -> int:
-        """One pairing transaction for the kind, then the games of its matches; how many."""
+        """One pairing transaction for the kind; how many matches. Their games open beside
+        it (`_opening`): the next pass need not wait for them, and a seeker's own request
+        waits for its own game only."""
         now = datetime.now(UTC)
         async with self.store.write() as conn:
             groups = pair(await rows.lock_waiting(conn, kind), now, self.widen_per_s)
             matches = [(uuid.uuid4().hex, g) for g in groups]
             for match_id, group in matches:
                 await rows.mark_matched(conn, group, match_id, now)
-        # Concurrently, a few at a time: a burst's pass makes many matches, and each game is
-        # two commits that the group commit may share.
-        gate = asyncio.Semaphore(OPEN_AT_ONCE)
-
-        async def open_one(match_id: str, group: tuple[Seek, ...]) -> None:
-            async with gate:
-                await self._open_match_game(match_id, group)
-
-        await asyncio.gather(*(open_one(m, g) for m, g in matches))
+        for match_id, group in matches:
+            task = asyncio.get_running_loop().create_task(self._open_soon(match_id, group))
+            for s in group:
+                self._opening[s.seek_id] = task
         return len(matches)
+
+    async def _open_soon(self, match_id: str, group: tuple[Seek, ...]) -> None:
+        try:
+            async with self._gate:  # a burst's pass makes many matches: some at a time
+                await self._open_match_game(match_id, group)
+        except Exception:  # `tick` opens it again (`rows.unopened_matches`)
+            log.warning("match %s: its game did not open", match_id, exc_info=True)
+        finally:
+            for s in group:
+                self._opening.pop(s.seek_id, None)
 
     async def _open_match_game(self, match_id: str, group: Sequence[Seek]) -> None:
         seekers = sorted(group, key=lambda s: s.seek_id)  # seats in no one's favour
