@@ -29,6 +29,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -355,6 +356,11 @@ async def _run(urls: list[str], database_url: str, count: int, arrive_s: float,
             await c.aclose()
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """A SIGTERM unwinds like Ctrl-C: the servers and the cluster started here are stopped."""
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--seekers", type=int, default=1000)
@@ -364,6 +370,7 @@ def main() -> int:
     args = parser.parse_args()
     from service.events.migrate import upgrade
 
+    signal.signal(signal.SIGTERM, _interrupted)
     with Cluster() as cluster:
         upgrade(cluster.database_url)
         procs, urls = _services(cluster, cluster.dir)

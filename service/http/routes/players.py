@@ -29,7 +29,7 @@ from service.http.schemas.parameters import HEADER_SCHEMA
 from service.http.schemas.players import NewPlayer, PlayerCreated, PlayerOut
 from service.http.streams import HEARTBEAT, prefers_stream
 from service.matchmaking.news import MatchNews
-from service.matchmaking.runner.matchmaker import NEWS_KEY, Matchmaker
+from service.matchmaking.runner.matchmaker import NEWS_KEYS, SEEK_NEWS, Matchmaker
 from service.projections.games import games_of_player
 from service.projections.leaderboard import ratings_of
 from service.table.turns import PlayerNews, Told, news_for, news_time
@@ -155,8 +155,10 @@ async def _news(runtime: Runtime, player_id: str, since: datetime | None
             if hint is None:
                 yield None
                 continue
-            if hint[0] == NEWS_KEY:  # a challenge or seek of the player's changed
-                for match_news in await matches.read(matches.last - RESCAN_SLACK):
+            if hint[0] in NEWS_KEYS:  # a challenge or seek of the player's changed
+                seeks_only = hint[0] == SEEK_NEWS
+                last = matches.last_seeks if seeks_only else matches.last
+                for match_news in await matches.read(last - RESCAN_SLACK, seeks_only=seeks_only):
                     yield match_news
                 continue
             game = await pipeline.load(hint[0])
@@ -172,12 +174,15 @@ class MatchNewsReader:
     def __init__(self, matchmaker: Matchmaker, player_id: str) -> None:
         self.matchmaker, self.player_id = matchmaker, player_id
         self.told: set[str] = set()
-        self.last = datetime.now(UTC)
+        self.last = self.last_seeks = datetime.now(UTC)  # when each kind was last read
 
-    async def read(self, since: datetime | None) -> list[MatchNews]:
+    async def read(self, since: datetime | None, *, seeks_only: bool = False
+                   ) -> list[MatchNews]:
         at = datetime.now(UTC)
-        found = await self.matchmaker.news(self.player_id, since)
-        self.last = at
+        found = await self.matchmaker.news(self.player_id, since, seeks_only=seeks_only)
+        self.last_seeks = at
+        if not seeks_only:
+            self.last = at
         fresh = [n for n in found if n.id.split(".", 1)[1] not in self.told]
         self.told.update(n.id.split(".", 1)[1] for n in fresh)
         return fresh

@@ -41,7 +41,9 @@ from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotLevel, HumanSeat
 
 log = logging.getLogger(__name__)
-NEWS_KEY = "matchmaking"  # the players' news hint for a challenge or seek (not a game id)
+# The players' news hints (in place of a game id): a challenge of theirs changed, or a seek.
+CHALLENGE_NEWS, SEEK_NEWS = "matchmaking-challenge", "matchmaking-seek"
+NEWS_KEYS = frozenset({CHALLENGE_NEWS, SEEK_NEWS})
 QUICK_PLAY_TURN_CLOCK = 60  # seconds: a matched game must not wait for an absent seeker
 REPAIR_AFTER = timedelta(seconds=5)
 RECENT = timedelta(minutes=1)
@@ -255,7 +257,7 @@ class Matchmaker:
         game_id = await self._open_game(command, oldest.player_id, f"match:{match_id}")
         async with self.store.write() as conn:
             await rows.set_match_game(conn, match_id, game_id, datetime.now(UTC))
-        await self._tell(*(s.player_id for s in group))
+        await self._tell(*(s.player_id for s in group), key=SEEK_NEWS)
 
     async def tick(self) -> int:
         """Pair every kind that has seekers waiting (their ranges widen with time), and open
@@ -273,22 +275,25 @@ class Matchmaker:
             await self._open_challenge_game(c)
         return len(stalled) + len(accepts)
 
-    async def news(self, player_id: str, since: datetime | None) -> list[MatchNews]:
+    async def news(self, player_id: str, since: datetime | None, *, seeks_only: bool = False
+                   ) -> list[MatchNews]:
         """What the player's stream tells of its challenges and seeks changed since `since`;
         from the start of a stream (None), open challenges to it and what became a game in
-        the last `RECENT`."""
+        the last `RECENT`. `seeks_only`: a seek's hint (one query, not four)."""
         after = since or datetime.now(UTC) - RECENT
+        found: list[Challenge] = []
         async with self.store.read() as conn:
-            found = await rows.challenges_of(conn, player_id, after)
+            if not seeks_only:
+                found = await rows.challenges_of(conn, player_id, after)
             mine = await rows.seeks_of(conn, player_id, after)
             if since is None:
                 found += await rows.challenges_of(conn, player_id, None)
         news = [n for c in found if (n := challenge_news(c, player_id)) is not None]
         return news + [n for s, at in mine if (n := seek_news(s, at)) is not None]
 
-    async def _tell(self, *players: str | None) -> None:
+    async def _tell(self, *players: str | None, key: str = CHALLENGE_NEWS) -> None:
         told = sorted({p for p in players if p is not None})
         try:
-            await self.pipeline.publisher.publish(NEWS_KEY, 0, told)
+            await self.pipeline.publisher.publish(key, 0, told)
         except Exception:  # a hint: streams also look again on their own (player_feeds)
             log.warning("matchmaking news for %s not published", told, exc_info=True)
