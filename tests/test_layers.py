@@ -52,7 +52,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     # the pipeline; a seeker's rating is read from the ratings' read model.
     "service.matchmaking.runner": {"service.domain", "service.table", "service.events",
                                    "service.projections", "service.pipeline",
-                                   "service.matchmaking"},
+                                   "service.matchmaking", "service.players"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
     "service.webhooks": {"service.domain", "service.table", "service.events",
                          "service.projections", "service.pipeline", "service.scheduling",

@@ -170,3 +170,11 @@ def test_given_quick_play_settings_then_they_are_read_and_nonsense_refused(monke
     monkeypatch.setenv("CYA_MATCH_TICK_S", "0")
     with pytest.raises(ConfigError, match="CYA_MATCH_TICK_S"):
         Settings.from_env()
+
+
+def test_given_an_arena_size_then_it_is_read_and_one_seat_refused(monkeypatch):
+    monkeypatch.setenv("CYA_BOT_ARENA_PLAYERS", "4")
+    assert Settings.from_env().bot_arena_players == 4
+    monkeypatch.setenv("CYA_BOT_ARENA_PLAYERS", "1")
+    with pytest.raises(ConfigError, match="CYA_BOT_ARENA_PLAYERS"):
+        Settings.from_env()

@@ -145,6 +145,8 @@ players = sa.Table(
     sa.Column("created_at", Timestamp, nullable=False),
     # A bot account (as Lichess's BOT accounts): shown in player views and the leaderboard.
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    # A bot account in the standing arena (`CYA_BOT_ARENA_PLAYERS`): paired in rated games.
+    sa.Column("arena", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("key_sha256", name="uq_players_key"),
 )
 

@@ -43,7 +43,8 @@ class Services:
                                  hooks=functools.partial(self._hooks, scheduler),
                                  conflict_retries=settings.conflict_retries,
                                  catch_up_first=catch_up_first)
-        self.matchmaker = Matchmaker(self.pipeline, settings.match_widen_per_s)
+        self.matchmaker = Matchmaker(self.pipeline, settings.match_widen_per_s,
+                                     arena_players=settings.bot_arena_players)
 
     def _hooks(self, scheduler: Scheduler | None, pipeline: Pipeline) -> CommitHooks:
         work = work_for(self.settings, pipeline, scheduler)

@@ -122,6 +122,9 @@ class Settings:
     # (ordinal points); every API process pairs the waiting seekers this often.
     match_widen_per_s: float = 1.0
     match_tick_s: float = 0.25
+    # The standing bot arena: its games' seats (2 to 6), or 0 for none. Bot accounts that
+    # opted in are sought for continuously, in rated games (`Matchmaker.arena`).
+    bot_arena_players: int = 0
 
     @property
     def catches_up_first(self) -> bool:
@@ -134,6 +137,9 @@ class Settings:
             sentinel_target(redis_url or "")  # a redis+sentinel:// URL that cannot be used
         except ValueError as exc:
             raise ConfigError(f"CYA_REDIS_URL: {exc}") from None
+        arena = env_number("CYA_BOT_ARENA_PLAYERS", 0, int, 0)
+        if arena == 1 or arena > 6:
+            raise ConfigError(f"CYA_BOT_ARENA_PLAYERS must be 0 (no arena) or 2 to 6, not {arena}")
         read_from, scheduler = env_renamed("CYA_SCHEDULER", "CYA_DUE_WORK")
         scheduler = scheduler or ("rq" if redis_url else "in_process")
         if scheduler not in SCHEDULERS:
@@ -158,6 +164,7 @@ class Settings:
             webhooks=webhook_settings_from_env(),
             match_widen_per_s=env_number("CYA_MATCH_WIDEN_PER_S", 1.0, float, 0.0),
             match_tick_s=env_number("CYA_MATCH_TICK_S", 0.25, float, 0.05),
+            bot_arena_players=arena,
         )
 
 

@@ -1092,6 +1092,10 @@ class NewPlayer(msgspec.Struct, kw_only=True, omit_defaults=True):
     The optional body of `POST /v1/players`: the new player's display name, and whether it is a bot
     account.
     """
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account. Default: `false`.
+    arena: bool | UnsetType = UNSET
     #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
     #: leaderboard, which can list people, bots or both. Set at creation, for good. Default:
     #: `false`.
@@ -1363,6 +1367,10 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps only its
     #: SHA-256.
     api_key: str
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account.
+    arena: bool
     #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
     #: leaderboard, which can list people, bots or both. Set at creation, for good.
     bot: bool
@@ -1382,6 +1390,10 @@ class PlayerOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`) returns it.
     """
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account.
+    arena: bool
     #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
     #: leaderboard, which can list people, bots or both. Set at creation, for good.
     bot: bool

@@ -53,8 +53,8 @@ class PlayersController(Controller):
     ) -> PlayerCreated:
         runtime: Runtime = state.runtime
         body = data or NewPlayer()
-        player, api_key = await runtime.players.create(body.name, body.bot)
-        return PlayerCreated(player.player_id, player.name, api_key, player.bot)
+        player, api_key = await runtime.players.create(body.name, body.bot, body.arena)
+        return PlayerCreated(player.player_id, player.name, api_key, player.bot, player.arena)
 
     @get("/me", operation_id="getMe", summary="The calling player",
          responses=problem_responses(401, 429), before_request=authenticate)

@@ -43,7 +43,7 @@ def rating_out(row: Any) -> RatingOut:
 
 def player_out(player: Player, rows: list[Any]) -> PlayerOut:
     return PlayerOut(player.player_id, player.name, player.created_at,
-                     [rating_out(r) for r in rows], player.bot)
+                     [rating_out(r) for r in rows], player.bot, player.arena)
 
 
 class RatingsController(Controller):

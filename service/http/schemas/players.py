@@ -20,6 +20,11 @@ _BOT = ("A bot account, played by a program (as Lichess's BOT accounts): shown i
         "and the leaderboard, which can list people, bots or both. Set at creation, for good.")
 
 
+_ARENA = ("A bot account in the standing arena: when the operator runs one "
+          "(`CYA_BOT_ARENA_PLAYERS`), it is paired continuously in rated games against the "
+          "arena's other bots. `true` makes the player a bot account.")
+
+
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     """The optional body of `POST /v1/players`: the new player's display name, and whether it
     is a bot account."""
@@ -31,6 +36,7 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
             " 1 to 64 characters, not all blank, no control characters or line breaks."),
     ] = "player"
     bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False
 
 
 class PlayerOut(msgspec.Struct):
@@ -43,6 +49,7 @@ class PlayerOut(msgspec.Struct):
     ratings: Annotated[list[RatingOut], doc(
         "Its ratings, one per family it played rated games in.")] = []
     bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False
 
 
 class PlayerCreated(msgspec.Struct):
@@ -56,3 +63,4 @@ class PlayerCreated(msgspec.Struct):
             " only its SHA-256."),
     ]
     bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False

@@ -32,6 +32,7 @@ from service.matchmaking.challenges import (
 )
 from service.matchmaking.news import MatchNews, challenge_news, seek_news
 from service.matchmaking.runner import rows
+from service.matchmaking.runner.arena import seek_for_arena
 from service.matchmaking.runner.pairing import CoalescedPairing
 from service.matchmaking.seeks import Kind, Seek, SeekStatus, pair
 from service.pipeline import Pipeline
@@ -71,10 +72,12 @@ class KeyReused(Exception):
 
 
 class Matchmaker:
-    def __init__(self, pipeline: Pipeline, widen_per_s: float) -> None:
+    def __init__(self, pipeline: Pipeline, widen_per_s: float, *, arena_players: int = 0
+                 ) -> None:
         self.pipeline = pipeline
         self.store: EventStore = pipeline.store
         self.widen_per_s = widen_per_s
+        self.arena_players = arena_players  # 0: no standing arena
         self.pairing = CoalescedPairing(self.pair_kind)
         self._opening: dict[str, asyncio.Task[None]] = {}  # by seek id: its match's game
         self._gate = asyncio.Semaphore(OPEN_AT_ONCE)
@@ -261,7 +264,10 @@ class Matchmaker:
 
     async def tick(self) -> int:
         """Pair every kind that has seekers waiting (their ranges widen with time), and open
-        the games a stopped process left unopened; how many stalled games it opened."""
+        the games a stopped process left unopened; how many stalled games it opened. With a
+        standing arena, its bots seek first."""
+        if self.arena_players:
+            await seek_for_arena(self.store, self.arena_players)
         async with self.store.read() as conn:
             kinds = await rows.waiting_kinds(conn)
             before = datetime.now(UTC) - REPAIR_AFTER

@@ -126,14 +126,29 @@ async def waiting_kinds(conn: AsyncConnection) -> list[Kind]:
     return sorted(Kind(r.players, r.edition, r.rated) for r in rows)
 
 
+async def lock(conn: AsyncConnection, name: str) -> None:
+    """One holder of `name` at a time until this transaction ends (PostgreSQL; SQLite's
+    writes are one at a time already)."""
+    if conn.dialect.name == "postgresql":
+        key = zlib.crc32(name.encode())
+        await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
+
+
+async def latest_seeks(conn: AsyncConnection, player_ids: list[str]) -> dict[str, Seek]:
+    """Each player's latest seek."""
+    if not player_ids:
+        return {}
+    rows = await conn.execute(sa.select(seeks).where(seeks.c.player_id.in_(player_ids))
+                              .order_by(seeks.c.created_at))
+    return {r.player_id: seek_of(r) for r in rows}
+
+
 async def lock_waiting(conn: AsyncConnection, kind: Kind) -> list[Seek]:
     """The kind's waiting seeks, held for this transaction: on PostgreSQL one pairer per kind
     at a time (a transaction-scoped advisory lock), and each row locked, so a cancel waits for
     the pairing to commit and then finds the seek matched (or the pairing finds it cancelled).
     SQLite's writes are one at a time already (`BEGIN IMMEDIATE`)."""
-    if conn.dialect.name == "postgresql":
-        key = zlib.crc32(f"cya:seeks:{kind.key}".encode())
-        await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
+    await lock(conn, f"cya:seeks:{kind.key}")
     query = sa.select(seeks).where(
         seeks.c.status == SeekStatus.WAITING, seeks.c.players == kind.players,
         seeks.c.edition == kind.edition, seeks.c.rated == kind.rated,

@@ -2273,6 +2273,8 @@ export interface components {
          *     is a bot account.
          */
         NewPlayer: {
+            /** @description A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it is paired continuously in rated games against the arena's other bots. `true` makes the player a bot account. Default: `false`. */
+            arena?: boolean;
             /** @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good. Default: `false`. */
             bot?: boolean;
             /** @description Display name, shown in `GET /v1/players/me` and in the summaries of your games: 1 to 64 characters, not all blank, no control characters or line breaks. Default: `"player"`. */
@@ -2590,6 +2592,11 @@ export interface components {
             /** @description Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps only its SHA-256. */
             api_key: string;
             /**
+             * @description A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it is paired continuously in rated games against the arena's other bots. `true` makes the player a bot account.
+             * @default false
+             */
+            arena: boolean;
+            /**
              * @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good.
              * @default false
              */
@@ -2618,6 +2625,11 @@ export interface components {
          *     returns it.
          */
         PlayerOut: {
+            /**
+             * @description A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it is paired continuously in rated games against the arena's other bots. `true` makes the player a bot account.
+             * @default false
+             */
+            arena: boolean;
             /**
              * @description A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the leaderboard, which can list people, bots or both. Set at creation, for good.
              * @default false

@@ -1,4 +1,4 @@
-"""Challenges, quick-play seeks and bot accounts (`service/matchmaking/`).
+"""Challenges, quick-play seeks, bot accounts and the bot arena (`service/matchmaking/`).
 
 Numbered 0016 so that migrations other branches add meanwhile (0014, 0015) keep their numbers:
 whoever merges sets `down_revision` to the last of them.
@@ -27,6 +27,8 @@ Timestamp = sa.DateTime(timezone=True)
 def upgrade() -> None:
     with op.batch_alter_table("players") as batch:
         batch.add_column(sa.Column("bot", sa.Boolean, nullable=False,
+                                   server_default=sa.false()))
+        batch.add_column(sa.Column("arena", sa.Boolean, nullable=False,
                                    server_default=sa.false()))
     op.create_table(
         "challenges",
@@ -75,4 +77,5 @@ def downgrade() -> None:
     op.drop_table("seeks")
     op.drop_table("challenges")
     with op.batch_alter_table("players") as batch:
+        batch.drop_column("arena")
         batch.drop_column("bot")
