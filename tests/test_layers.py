@@ -18,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 TOURNAMENTS = ("service.tournaments", "service.tournaments.runner")
+MATCHMAKING = ("service.matchmaking", "service.matchmaking.runner")
 # Ours, bottom up. "domain" and "bots" are pure: the standard library and msgspec only.
 MAY_IMPORT: dict[str, set[str]] = {
     "service.domain": set(),
@@ -26,6 +27,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.ladder": {"service.domain", "service.bots"},
     # The tournament's pure core.
     "service.tournaments": {"service.domain", "service.bots"},
+    # Challenges and seeks as data, and the pairing decision.
+    "service.matchmaking": {"service.domain", "service.table"},
     "service.events": {"service.domain", "service.table"},
     # The tournaments' read model is rows of their pure core's `tournament_out`.
     "service.projections": {"service.domain", "service.table", "service.events",
@@ -48,6 +51,11 @@ MAY_IMPORT: dict[str, set[str]] = {
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.scheduling", "service.tournaments",
                                    "service.redis_clients"},
+    # Its runner keeps challenges and seeks in their tables and opens their games through
+    # the pipeline; a seeker's rating is read from the ratings' read model.
+    "service.matchmaking.runner": {"service.domain", "service.table", "service.events",
+                                   "service.projections", "service.pipeline",
+                                   "service.matchmaking", "service.players"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
     "service.webhooks": {"service.domain", "service.table", "service.events",
                          "service.projections", "service.pipeline", "service.scheduling",
@@ -55,23 +63,25 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.wiring": {"service.domain", "service.bots", "service.table", "service.events",
                        "service.projections", "service.players", "service.pipeline",
                        "service.audit", "service.scheduling", "service.webhooks",
-                       "service.redis_clients", "service.receipts", *TOURNAMENTS},
+                       "service.redis_clients", "service.receipts", *TOURNAMENTS, *MATCHMAKING},
     "service.http": {"service.domain", "service.bots", "service.table", "service.events",
                      "service.projections", "service.players", "service.pipeline",
                      "service.audit", "service.scheduling", "service.wiring",
                      "service.webhooks", "service.redis_clients", "service.receipts",
-                     *TOURNAMENTS},
+                     *TOURNAMENTS, *MATCHMAKING},
     "workers": {"service.domain", "service.bots", "service.table", "service.events",
                 "service.projections", "service.pipeline", "service.scheduling",
-                "service.wiring", "service.webhooks", "service.redis_clients", *TOURNAMENTS},
+                "service.wiring", "service.webhooks", "service.redis_clients", *TOURNAMENTS,
+                *MATCHMAKING},
     # The command line starts every deployable, workers included.
     "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
                     "service.events", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
                     "service.webhooks", "service.redis_clients", "service.receipts",
-                    *TOURNAMENTS},
+                    *TOURNAMENTS, *MATCHMAKING},
 }
-PURE = {"service.domain", "service.bots", "service.table", "service.tournaments"}
+PURE = {"service.domain", "service.bots", "service.table", "service.tournaments",
+        "service.matchmaking"}
 # Outside libraries that only the edges may use: never the pure packages.
 INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
                   "uvicorn", "httpx")
@@ -185,6 +195,8 @@ OWN_TABLES: dict[str, set[str]] = {
                          "webhook_messages", "webhook_attempts"},
     # The tournament's own event log (appended and loaded by `runner/log.py`).
     "service.tournaments.runner": {"tournament_events"},
+    # Challenges and seeks: the things themselves, not a projection of a log.
+    "service.matchmaking.runner": {"challenges", "seeks"},
 }
 TABLES = "service.events.tables"
 READERS = ("service.events", "service.projections")

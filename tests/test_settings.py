@@ -176,3 +176,22 @@ def test_given_rq_without_redis_then_the_start_fails_whatever_the_scheduler(tmp_
     url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
     with pytest.raises(ValueError, match="scheduler=rq needs CYA_REDIS_URL"):
         build(Settings(database_url=url, scheduler="rq"), scheduler=scheduler)
+
+
+def test_given_quick_play_settings_then_they_are_read_and_nonsense_refused(monkeypatch):
+    monkeypatch.setenv("CYA_MATCH_WIDEN_PER_S", "2.5")
+    monkeypatch.setenv("CYA_MATCH_TICK_S", "0.5")
+    read = Settings.from_env()
+    assert (read.match_widen_per_s, read.match_tick_s) == (2.5, 0.5)
+
+    monkeypatch.setenv("CYA_MATCH_TICK_S", "0")
+    with pytest.raises(ConfigError, match="CYA_MATCH_TICK_S"):
+        Settings.from_env()
+
+
+def test_given_an_arena_size_then_it_is_read_and_one_seat_refused(monkeypatch):
+    monkeypatch.setenv("CYA_BOT_ARENA_PLAYERS", "4")
+    assert Settings.from_env().bot_arena_players == 4
+    monkeypatch.setenv("CYA_BOT_ARENA_PLAYERS", "1")
+    with pytest.raises(ConfigError, match="CYA_BOT_ARENA_PLAYERS"):
+        Settings.from_env()

@@ -157,6 +157,10 @@ players = sa.Table(
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("key_sha256", sa.String(64), nullable=False),
     sa.Column("created_at", Timestamp, nullable=False),
+    # A bot account (as Lichess's BOT accounts): shown in player views and the leaderboard.
+    sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    # A bot account in the standing arena (`CYA_BOT_ARENA_PLAYERS`): paired in rated games.
+    sa.Column("arena", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("key_sha256", name="uq_players_key"),
 )
 
@@ -339,3 +343,51 @@ webhook_attempts = sa.Table(
     sa.Column("at", Timestamp, nullable=False),
     sa.Index("ix_webhook_attempts_message", "message_id"),
 )
+
+# Matchmaking's own state (`service/matchmaking/runner/`): challenges and quick-play seeks. Not
+# a projection: each row is the thing itself, changed by a conditional UPDATE (from `open` or
+# `waiting` only), so two accepts or a match and a cancel never both win.
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("challenge_id", sa.String(64), primary_key=True),
+    sa.Column("challenger", sa.String(64), nullable=False),
+    sa.Column("challenged", sa.String(64), nullable=True),  # null: open to anyone
+    sa.Column("ruleset", JsonText, nullable=False),
+    sa.Column("turn_clock", sa.Integer, nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("bots", JsonText, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("accepted_by", sa.String(64), nullable=True),
+    sa.Column("game_id", sa.String(64), nullable=True),
+    sa.Column("reason", sa.String(200), nullable=True),
+    sa.Column("request_sha256", sa.String(64), nullable=False),  # an Idempotency-Key's body
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("updated_at", Timestamp, nullable=False),
+)
+sa.Index("ix_challenges_challenged", challenges.c.challenged, challenges.c.updated_at)
+sa.Index("ix_challenges_challenger", challenges.c.challenger, challenges.c.updated_at)
+sa.Index("ix_challenges_accepted_by", challenges.c.accepted_by, challenges.c.updated_at)
+sa.Index("ix_challenges_status", challenges.c.status, challenges.c.created_at)
+
+seeks = sa.Table(
+    "seeks",
+    metadata,
+    sa.Column("seek_id", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("edition", sa.String(32), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("rating_range", sa.Float, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("match_id", sa.String(64), nullable=True),
+    sa.Column("game_id", sa.String(64), nullable=True),
+    sa.Column("request_sha256", sa.String(64), nullable=False),
+    sa.Column("created_at", Timestamp, nullable=False),
+    sa.Column("updated_at", Timestamp, nullable=False),
+)
+sa.Index("ix_seeks_waiting", seeks.c.status, seeks.c.players, seeks.c.edition, seeks.c.rated,
+         seeks.c.created_at)
+sa.Index("ix_seeks_player", seeks.c.player_id, seeks.c.updated_at)

@@ -35,9 +35,11 @@ from service.http.rate_limit import (
     counts_against_limit,
 )
 from service.http.routes.audit import AuditController
+from service.http.routes.challenges import ChallengesController
 from service.http.routes.follow import FollowController
 from service.http.routes.games import GamesController
 from service.http.routes.health import healthz, metrics, readyz
+from service.http.routes.matchmaking import MatchmakingController
 from service.http.routes.play import PlayController
 from service.http.routes.players import PlayerNewsController, PlayersController
 from service.http.routes.ratings import RatingsController
@@ -48,6 +50,7 @@ from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
 from service.http.routes.webhooks import WebhooksController
 from service.http.web import UNLIMITED, docs_render_plugins, web_router
+from service.matchmaking.runner.pairing import PairingTicker
 from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.seat_views import MemoryViews
@@ -199,6 +202,7 @@ def create_app(
                       else None)
 
     restore: list[Callable[[], object]] = []
+    pairing = PairingTicker(services.matchmaker.tick, settings.match_tick_s)
     lag_probe = LoopLagProbe(stall_log_s=http.stall_log_ms / 1000)
 
     async def startup(app: Litestar) -> None:
@@ -210,6 +214,7 @@ def create_app(
                 log.error("the database is not ready for this code: %s", behind)
         services.start()
         runtime.player_feeds.start()
+        pairing.start()
         lag_probe.start()
         restore.extend(_drain_streams_on_exit_signal(runtime.feeds, runtime.player_feeds))
 
@@ -217,6 +222,7 @@ def create_app(
         for undo in restore:
             undo()
         await lag_probe.close()
+        await pairing.close()
         await runtime.feeds.close()
         await runtime.player_feeds.close()
         if shared is not None:
@@ -240,7 +246,8 @@ def create_app(
                         RematchController,
                         PlayController, TurnController, FollowController, AuditController,
                         RatingsController, TournamentsController,
-                         WebhooksController, list_rulesets, list_receipt_keys, healthz,
+                         WebhooksController, ChallengesController, MatchmakingController,
+                         list_rulesets, list_receipt_keys, healthz,
                         readyz, metrics,
                         web_router()],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

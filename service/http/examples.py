@@ -50,6 +50,16 @@ JOIN = [Example(summary="The lowest open seat", value={}),
         Example(summary="Seat 2", value={"seat": 2})]
 BOT = [Example(summary="A greedy bot in the lowest open seat", value={"level": "greedy"})]
 PLAYER = [Example(summary="A display name", value={"name": "alice"})]
+NEW_CHALLENGE = [
+    Example(summary="A rated two-player game against one player",
+            value={"to": "5b0c2f4e9a1d4c3b8e7f6a5d4c3b2a10", "ruleset": {"players": 2},
+                   "rated": True, "turn_clock": 30}),
+    Example(summary="An open four-seat challenge: anyone takes the second seat, two bots the "
+                    "rest",
+            value={"ruleset": {"players": 4}, "bots": ["greedy", "expert"]}),
+]
+NEW_SEEK = [Example(summary="Any rated four-player game",
+                    value={"players": 4, "rated": True, "rating_range": 5})]
 
 
 # Response examples: one two-seat game dealt from a fixed seed, as seat 0 sees it, built with

@@ -24,6 +24,8 @@ from service.events.backends import database_fault
 from service.events.faults import Fault
 from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.http.choices import choices_at
+from service.matchmaking.challenges import ChallengeRefused
+from service.matchmaking.runner.matchmaker import KeyReused, NotFound
 
 log = logging.getLogger("cya.http")
 
@@ -191,6 +193,13 @@ def to_problem(exc: Exception) -> Problem:
                            "This Idempotency-Key was used for a different command.")
         case GameNotFound():
             return Problem(404, "game_not_found", "No such game.")
+        case ChallengeRefused():
+            return Problem(exc.status, exc.code, exc.message)
+        case NotFound():
+            return Problem(404, "not_found", "No such challenge or seek.")
+        case KeyReused():
+            return Problem(409, "idempotency_key_reused",
+                           "This Idempotency-Key was used for a different request.")
         case DamagedLog():
             log.error("damaged log: %s", exc, exc_info=exc)
             return Problem(500, "damaged_log",

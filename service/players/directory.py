@@ -20,6 +20,13 @@ from service.events.tables import players
 KEY_PREFIX = "cya_"
 
 
+async def arena_bot_ids(conn: AsyncConnection) -> list[str]:
+    """The bot accounts that opted in to the standing arena."""
+    rows = await conn.scalars(sa.select(players.c.player_id).where(
+        players.c.bot, players.c.arena).order_by(players.c.player_id))
+    return list(rows.all())
+
+
 async def names_of(conn: AsyncConnection, player_ids: Iterable[str]) -> dict[str, str]:
     """The display names of these players, by player id (an unknown id is left out)."""
     ids = sorted(set(player_ids))
@@ -39,6 +46,8 @@ class Player:
     player_id: str
     name: str
     created_at: datetime
+    bot: bool = False  # a bot account (as Lichess's BOT accounts)
+    arena: bool = False  # a bot account in the standing arena
 
 
 class PlayerDirectory:
@@ -49,13 +58,14 @@ class PlayerDirectory:
         self._by_key: dict[str, Player] = {}
         self._cache_size = cache_size
 
-    async def create(self, name: str) -> tuple[Player, str]:
+    async def create(self, name: str, bot: bool = False, arena: bool = False
+                     ) -> tuple[Player, str]:
         api_key = KEY_PREFIX + secrets.token_urlsafe(32)
-        player = Player(uuid.uuid4().hex, name, datetime.now(UTC))
+        player = Player(uuid.uuid4().hex, name, datetime.now(UTC), bot or arena, arena)
         async with self.engine.begin() as conn:
             await conn.execute(players.insert().values(
                 player_id=player.player_id, name=name, key_sha256=key_digest(api_key),
-                created_at=player.created_at,
+                created_at=player.created_at, bot=player.bot, arena=arena,
             ))
         self._remember(api_key, player)
         return player, api_key
@@ -74,23 +84,25 @@ class PlayerDirectory:
         digest = key_digest(api_key)
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                sa.select(players.c.player_id, players.c.name, players.c.created_at,
+                          players.c.bot, players.c.arena)
                 .where(players.c.key_sha256 == digest)
             )).first()
         if row is None:
             return None
-        player = Player(row.player_id, row.name, row.created_at)
+        player = Player(row.player_id, row.name, row.created_at, row.bot, row.arena)
         self._remember(api_key, player)
         return player
 
     async def by_id(self, player_id: str) -> Player | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(
-                sa.select(players.c.player_id, players.c.name, players.c.created_at)
+                sa.select(players.c.player_id, players.c.name, players.c.created_at,
+                          players.c.bot, players.c.arena)
                 .where(players.c.player_id == player_id))).first()
         if row is None:
             return None
-        return Player(row.player_id, row.name, row.created_at)
+        return Player(row.player_id, row.name, row.created_at, row.bot, row.arena)
 
     def _remember(self, api_key: str, player: Player) -> None:
         if len(self._by_key) < self._cache_size:

@@ -133,6 +133,15 @@ async def games_of_player(store: EventStore, conn: AsyncConnection, player_id: s
     return list((await conn.scalars(q.order_by(games.c.updated_at).limit(limit))).all())
 
 
+async def unfinished_of(conn: AsyncConnection, game_ids: list[str]) -> set[str]:
+    """Which of these games are in the lobby or being played."""
+    if not game_ids:
+        return set()
+    rows = await conn.scalars(sa.select(games.c.game_id).where(
+        games.c.game_id.in_(game_ids), games.c.status.in_(("lobby", "playing"))))
+    return set(rows.all())
+
+
 def _unclocked_since(cutoff: datetime) -> sa.ColumnElement[bool]:
     """Running games without a turn clock whose row has not changed since `cutoff`."""
     return sa.and_(games.c.status == "playing", games.c.turn_clock.is_(None),

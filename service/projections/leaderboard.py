@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.events.tables import rating_changes, ratings
+from service.events.tables import players, rating_changes, ratings
+
+Accounts = Literal["all", "people", "bots"]
 
 
-async def leaderboard(conn: AsyncConnection, family: str, offset: int, limit: int
-                      ) -> tuple[list[Any], bool]:
-    """A page of a family's ratings, best first (by ordinal), and whether more follow."""
+async def leaderboard(conn: AsyncConnection, family: str, offset: int, limit: int,
+                      accounts: Accounts = "all") -> tuple[list[Any], bool]:
+    """A page of a family's ratings, best first (by ordinal), each with whether it is a bot
+    (a built-in level, or a player's bot account), and whether more follow."""
+    account = players.c.player_id == sa.func.substr(ratings.c.identity, 8)  # after "player:"
+    is_bot = sa.or_(ratings.c.identity.like("bot:%"), sa.func.coalesce(players.c.bot, False))
+    query = (sa.select(ratings, is_bot.label("bot"))
+             .select_from(ratings.outerjoin(players, account))
+             .where(ratings.c.family == family))
+    if accounts != "all":
+        query = query.where(is_bot if accounts == "bots" else sa.not_(is_bot))
     rows = (await conn.execute(
-        sa.select(ratings).where(ratings.c.family == family)
-        .order_by(ratings.c.ordinal.desc(), ratings.c.identity)
+        query.order_by(ratings.c.ordinal.desc(), ratings.c.identity)
         .offset(offset).limit(limit + 1))).all()
     return list(rows[:limit]), len(rows) > limit
 

@@ -8,6 +8,7 @@ import logging
 
 from service.events.backends import open_store
 from service.events.engine import sqlite_file_of
+from service.matchmaking.runner.matchmaker import Matchmaker
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks, Publisher, Scheduler
 from service.pipeline.publishers import LocalPublisher, RedisPublisher
@@ -54,6 +55,8 @@ class Services:
                                  hooks=functools.partial(self._hooks, scheduler),
                                  conflict_retries=settings.conflict_retries,
                                  catch_up_first=catch_up_first)
+        self.matchmaker = Matchmaker(self.pipeline, settings.match_widen_per_s,
+                                     arena_players=settings.bot_arena_players)
 
     def _hooks(self, scheduler: Scheduler | None, pipeline: Pipeline) -> CommitHooks:
         work = work_for(self.settings, pipeline, scheduler)

@@ -136,6 +136,13 @@ class Settings:
             return self.receipt_keys_file
         database = sqlite_file_of(self.database_url)
         return None if database is None else f"{database}-receipt-keys.json"
+    # Quick play: each second a seek waits widens the rating range it accepts by this much
+    # (ordinal points); every API process pairs the waiting seekers this often.
+    match_widen_per_s: float = 1.0
+    match_tick_s: float = 0.25
+    # The standing bot arena: its games' seats (2 to 6), or 0 for none. Bot accounts that
+    # opted in are sought for continuously, in rated games (`Matchmaker.arena`).
+    bot_arena_players: int = 0
 
     @property
     def catches_up_first(self) -> bool:
@@ -148,6 +155,9 @@ class Settings:
             sentinel_target(redis_url or "")  # a redis+sentinel:// URL that cannot be used
         except ValueError as exc:
             raise ConfigError(f"CYA_REDIS_URL: {exc}") from None
+        arena = env_number("CYA_BOT_ARENA_PLAYERS", 0, int, 0)
+        if arena == 1 or arena > 6:
+            raise ConfigError(f"CYA_BOT_ARENA_PLAYERS must be 0 (no arena) or 2 to 6, not {arena}")
         read_from, scheduler = env_renamed("CYA_SCHEDULER", "CYA_DUE_WORK")
         scheduler = scheduler or ("rq" if redis_url else "in_process")
         if scheduler not in SCHEDULERS:
@@ -175,6 +185,9 @@ class Settings:
             receipt_keys=env_text("CYA_RECEIPT_KEYS", "") or None,
             receipt_keys_file=env_text("CYA_RECEIPT_KEYS_FILE", "") or (
                 None if sqlite_file_of(database_url) else DEFAULT_RECEIPT_KEYS_FILE),
+            match_widen_per_s=env_number("CYA_MATCH_WIDEN_PER_S", 1.0, float, 0.0),
+            match_tick_s=env_number("CYA_MATCH_TICK_S", 0.25, float, 0.05),
+            bot_arena_players=arena,
         )
 
 

@@ -12,7 +12,7 @@ from service.http.problems import _FORBIDDEN_RULES, _HTTP_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 # Where the code sits among a maker's arguments.
-MAKERS = {"Problem": 1, "forbidden": 0}
+MAKERS = {"Problem": 1, "forbidden": 0, "ChallengeRefused": 1}
 
 
 def _raised_codes() -> set[str]:

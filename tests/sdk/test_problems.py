@@ -117,6 +117,26 @@ def _too_many_subscriptions(scene: Scene) -> None:
         scene.carol.webhooks.subscribe(PUBLIC_HOOK, ["game_finished"])
 
 
+def _challenge(scene: Scene, to: Client | None) -> str:
+    """Ann's two-player challenge, to `to` or open."""
+    return scene.ann.challenges.create(models.NewChallenge(
+        ruleset=models.RuleSet(players=2),
+        to=None if to is None else to.players.me().player_id)).challenge_id
+
+
+def _cancelled_challenge(scene: Scene) -> None:
+    challenge = _challenge(scene, scene.bob)
+    scene.ann.challenges.cancel(challenge)
+    scene.bob.challenges.accept(challenge)
+
+
+def _matched_seek(scene: Scene) -> None:
+    kind = models.NewSeek(players=2, edition="classic_2011", rating_range=1000)
+    first = scene.carol.matchmaking.seek(kind)
+    scene.bob.matchmaking.seek(kind)
+    scene.carol.matchmaking.cancel(first.seek_id)
+
+
 PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     errors.MalformedRequest: lambda s: s.ann.games.list(status="bogus"),
     errors.Unauthorized: lambda s: Client(s.server.url, "not-a-key").players.me(),
@@ -151,6 +171,17 @@ PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     # Before the 429: the broken server's 3 requests a minute are its address's, for both.
     errors.DatabaseUnavailable: lambda s: Client(s.broken, retry=NO_RETRIES).players.create(),
     errors.RateLimited: _rate_limited,
+    errors.OwnChallenge: lambda s: s.ann.challenges.accept(_challenge(s, None)),
+    errors.NotChallenged: lambda s: s.carol.challenges.accept(_challenge(s, s.bob)),
+    errors.NotChallenger: lambda s: s.bob.challenges.cancel(_challenge(s, s.bob)),
+    errors.ChallengeNotOpen: _cancelled_challenge,
+    errors.OpenChallenge: lambda s: s.bob.challenges.decline(_challenge(s, None)),
+    errors.ChallengeYourself: lambda s: _challenge(s, s.ann),
+    errors.SeatsMismatch: lambda s: s.ann.challenges.create(models.NewChallenge(
+        ruleset=models.RuleSet(players=3))),
+    errors.NotYourSeek: lambda s: s.bob.matchmaking.cancel(s.carol.matchmaking.seek(
+        models.NewSeek(players=6, edition="de_2024")).seek_id),
+    errors.SeekNotWaiting: _matched_seek,
 }
 
 

@@ -77,7 +77,8 @@ def test_given_a_post_without_a_key_that_may_have_arrived_then_it_is_not_resent(
 
 def test_given_a_post_without_a_key_that_never_left_then_it_is_resent():
     seen, handler = _scripted(_fail(httpx.ConnectError), lambda r: httpx.Response(
-        201, json={"player_id": "p", "name": "ann", "api_key": "k"}))
+        201, json={"player_id": "p", "name": "ann", "api_key": "k", "bot": False,
+                    "arena": False}))
 
     assert _client(handler).players.create("ann").api_key == "k" and len(seen) == 2
 

@@ -16,6 +16,12 @@ import httpx
 from cya_client.areas.audit import AsyncAudit, Audit
 from cya_client.areas.follow import AsyncFollow, Follow
 from cya_client.areas.lobby import AsyncGames, Games
+from cya_client.areas.matchmaking import (
+    AsyncChallenges,
+    AsyncMatchmaking,
+    Challenges,
+    Matchmaking,
+)
 from cya_client.areas.ops import AsyncOps, Ops
 from cya_client.areas.play import AsyncPlay, Play
 from cya_client.areas.players import AsyncPlayers, Players
@@ -58,6 +64,11 @@ OPERATIONS = {
     "enableWebhookSubscription": "webhooks.enable",
     "listWebhookDeliveries": "webhooks.deliveries",
     "redeliverWebhookMessage": "webhooks.redeliver",
+    "createChallenge": "challenges.create", "listOpenChallenges": "challenges.list",
+    "getChallenge": "challenges.get", "acceptChallenge": "challenges.accept",
+    "declineChallenge": "challenges.decline", "cancelChallenge": "challenges.cancel",
+    "seekGame": "matchmaking.seek", "getSeek": "matchmaking.get",
+    "cancelSeek": "matchmaking.cancel",
     "getHealth": "ops.health", "getReadiness": "ops.ready", "getMetrics": "ops.metrics",
 }
 
@@ -80,6 +91,8 @@ class Client:
         self.rulesets = Rulesets(self.session)
         self.ratings = Ratings(self.session)
         self.tournaments = Tournaments(self.session)
+        self.challenges = Challenges(self.session)
+        self.matchmaking = Matchmaking(self.session)
         self.webhooks = Webhooks(self.session)
         self.ops = Ops(self.session)
 
@@ -125,6 +138,8 @@ class AsyncClient:
         self.rulesets = AsyncRulesets(self.session)
         self.ratings = AsyncRatings(self.session)
         self.tournaments = AsyncTournaments(self.session)
+        self.challenges = AsyncChallenges(self.session)
+        self.matchmaking = AsyncMatchmaking(self.session)
         self.webhooks = AsyncWebhooks(self.session)
         self.ops = AsyncOps(self.session)
 

@@ -195,6 +195,51 @@ class DatabaseUnavailable(ProblemError):
     CODE = "database_unavailable"
 
 
+class OwnChallenge(ProblemError):
+    """403: you cannot accept your own challenge."""
+    CODE = "own_challenge"
+
+
+class NotChallenged(ProblemError):
+    """403: the challenge is to another player (accept or decline)."""
+    CODE = "not_challenged"
+
+
+class NotChallenger(ProblemError):
+    """403: only the challenger cancels a challenge."""
+    CODE = "not_challenger"
+
+
+class NotYourSeek(ProblemError):
+    """403: the seek is another player's."""
+    CODE = "not_your_seek"
+
+
+class ChallengeNotOpen(ProblemError):
+    """409: the challenge was accepted (by another), declined or cancelled already."""
+    CODE = "challenge_not_open"
+
+
+class OpenChallenge(ProblemError):
+    """409: an open challenge cannot be declined: leave it to others."""
+    CODE = "open_challenge"
+
+
+class SeekNotWaiting(ProblemError):
+    """409: the seek was matched already (its game is dealt)."""
+    CODE = "seek_not_waiting"
+
+
+class ChallengeYourself(ProblemError):
+    """422: a challenge to yourself."""
+    CODE = "challenge_yourself"
+
+
+class SeatsMismatch(ProblemError):
+    """422: a challenge seats two players and n − 2 bots, the challenger on the table."""
+    CODE = "seats_mismatch"
+
+
 BY_CODE: dict[str, type[ProblemError]] = {
     cls.CODE: cls for cls in ProblemError.__subclasses__() if cls.CODE}
 

@@ -25,6 +25,10 @@ BotLevel: TypeAlias = Literal["random", "greedy", "expert", "ismcts"]
 ChallengeKind: TypeAlias = Literal["stack_top", "stack_second", "draft"]
 
 
+#: `open`, `accepted` (with `game_id`), `declined` (with `reason`) or `cancelled`.
+ChallengeStatus: TypeAlias = Literal["accepted", "cancelled", "declined", "open"]
+
+
 #: Which way a stack moves: its top set to the bottom, or its bottom set to the top.
 Direction: TypeAlias = Literal["top_to_bottom", "bottom_to_top"]
 
@@ -48,6 +52,10 @@ GameStatus: TypeAlias = Literal["abandoned", "expired", "finished", "lobby", "pl
 
 #: Later rounds start left of the last first player, or with the poorest (§5.4).
 LaterRoundsStart: TypeAlias = Literal["rotate_left", "poorest"]
+
+
+#: `waiting`, `matched` (with `game_id`) or `cancelled`.
+SeekStatus: TypeAlias = Literal["cancelled", "matched", "waiting"]
 
 
 #: Where a set's cards came from: two from the hand, or one from the hand and the discard pile's
@@ -400,6 +408,40 @@ class ChallengeOpened(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fiel
     target_index: int
 
 
+class ChallengeOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A challenge as it stands."""
+    #: Who accepted it.
+    accepted_by: str | None
+    #: The bots in the other seats.
+    bots: list[BotLevel]
+    #: The challenge's id.
+    challenge_id: str
+    #: The challenging player's id.
+    challenger: str
+    #: When it was made.
+    created_at: datetime
+    #: The game it became, once accepted: already dealt.
+    game_id: str | None
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last.
+    rated: bool
+    #: Why it was declined.
+    reason: str | None
+    #: How the game is played.
+    ruleset: RuleSet
+    #: The challenger's seat.
+    seat: int
+    #: `open`, `accepted` (with `game_id`), `declined` (with `reason`) or `cancelled`.
+    status: ChallengeStatus
+    #: The challenged player's id; null: open to anyone.
+    to: str | None
+    #: Seconds a decision; null: no clock.
+    turn_clock: int | None
+    #: When it last changed.
+    updated_at: datetime
+
+
 class ChooseMoveDirection(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="choose_move_direction"):
     """
     After a Move is revealed on a draft pile: choose the direction for the other affected seat's
@@ -510,6 +552,12 @@ class DecisionTimedOut(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fie
     reason: str
     #: The seat whose clock ran out.
     seat: int
+
+
+class DeclineChallenge(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The optional body of `POST /v1/challenges/{challenge_id}/decline`."""
+    #: Why, in a few words; the challenger hears it.
+    reason: str | UnsetType | None = UNSET
 
 
 class DeliveryAttemptOut(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -1002,6 +1050,8 @@ class Leaderboard(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class LeaderboardEntry(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One place on the leaderboard."""
+    #: A bot: a built-in level, or a player's bot account.
+    bot: bool
     #: `player:<player id>` or `bot:<level>`.
     identity: str
     #: The player's display name, or the bot level's.
@@ -1059,6 +1109,25 @@ class MovePlayed(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="ty
     target_seat: int
 
 
+class NewChallenge(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The body of `POST /v1/challenges`: a game offered to one player, or to anyone."""
+    #: The levels of the bots in the other seats: a challenge seats two players, so a rule set of n
+    #: seats needs n − 2 bots.
+    bots: list[BotLevel] | UnsetType = UNSET
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last. Default: `false`.
+    rated: bool | UnsetType = UNSET
+    #: How the game is played.
+    ruleset: RuleSet
+    #: Your seat; the one who accepts takes the lowest other. Default: `0`.
+    seat: int | UnsetType = UNSET
+    #: The challenged player's id; null: an open challenge anyone may accept.
+    to: str | UnsetType | None = UNSET
+    #: Seconds a human seat has for each decision, 1 to 86,400; null: no clock.
+    turn_clock: int | UnsetType | None = UNSET
+
+
 class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     The body of `POST /v1/games`. Seats not given to the creator (`join`) or to a bot stay open for
@@ -1096,10 +1165,39 @@ class NewGame(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 
 class NewPlayer(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """The optional body of `POST /v1/players`: the new player's display name."""
+    """
+    The optional body of `POST /v1/players`: the new player's display name, and whether it is a bot
+    account.
+    """
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account. Default: `false`.
+    arena: bool | UnsetType = UNSET
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good. Default:
+    #: `false`.
+    bot: bool | UnsetType = UNSET
     #: Display name, shown in `GET /v1/players/me` and in the summaries of your games: 1 to 64
     #: characters, not all blank, no control characters or line breaks. Default: `"player"`.
     name: str | UnsetType = UNSET
+
+
+class NewSeek(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """
+    The body of `POST /v1/matchmaking`: the kind of game you will play, and how far from your rating
+    your opponents may be.
+    """
+    #: The edition.
+    edition: Edition | UnsetType = UNSET
+    #: Seats, 2 to 6. Default: `2`.
+    players: int | UnsetType = UNSET
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last. Default: `false`.
+    rated: bool | UnsetType = UNSET
+    #: ± rating (ordinal) you accept at first; it widens by the server's `CYA_MATCH_WIDEN_PER_S`
+    #: each second you wait. Default: `5.0`.
+    rating_range: float | UnsetType = UNSET
 
 
 class NewTimeoutPolicy(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -1140,6 +1238,45 @@ class NewTournament(msgspec.Struct, kw_only=True, omit_defaults=True):
     rounds: int | UnsetType | None = UNSET
     #: How every game of the tournament is played.
     ruleset: RuleSet
+
+
+class NewsChallenge(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="challenge"):
+    """
+    A player challenges you: accept with `POST /v1/challenges/{challenge_id}/accept`, or decline
+    with a reason.
+    """
+    #: The challenge's id.
+    challenge_id: str
+    #: The challenging player's id.
+    challenger: str
+    #: Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).
+    id: str
+    #: Whether the game would be rated.
+    rated: bool
+    #: How the game would be played.
+    ruleset: RuleSet
+    #: Seconds a decision, or null: no clock.
+    turn_clock: int | None
+
+
+class NewsChallengeAccepted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="challenge_accepted"):
+    """A challenge you made or accepted became a game (both sides hear it)."""
+    #: The challenge's id.
+    challenge_id: str
+    #: The game it became: already dealt.
+    game_id: str
+    #: Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).
+    id: str
+
+
+class NewsChallengeDeclined(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="challenge_declined"):
+    """The player you challenged declined."""
+    #: The challenge's id.
+    challenge_id: str
+    #: Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).
+    id: str
+    #: Why, in the decliner's words.
+    reason: str | None
 
 
 class NewsGameFinished(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="game_finished"):
@@ -1183,6 +1320,16 @@ class NewsGameStarted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_fiel
     seat: int
     #: The game's version the news is as of.
     version: int
+
+
+class NewsMatched(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="matched"):
+    """A seek of yours was matched: its game is dealt."""
+    #: The game it became.
+    game_id: str
+    #: Resume after this news with `Last-Event-ID` (SSE) or `?after=` (NDJSON).
+    id: str
+    #: The seek's id.
+    seek_id: str
 
 
 class NewsSeated(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="seated"):
@@ -1297,6 +1444,13 @@ class PlayerCreated(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps only its
     #: SHA-256.
     api_key: str
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account.
+    arena: bool
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good.
+    bot: bool
     #: Display name.
     name: str
     #: The player's id; a game names its creator and players by it.
@@ -1313,6 +1467,13 @@ class PlayerOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     A player, as `GET /v1/players/me` (and, for anyone, `GET /v1/players/{player_id}`) returns it.
     """
+    #: A bot account in the standing arena: when the operator runs one (`CYA_BOT_ARENA_PLAYERS`), it
+    #: is paired continuously in rated games against the arena's other bots. `true` makes the player
+    #: a bot account.
+    arena: bool
+    #: A bot account, played by a program (as Lichess's BOT accounts): shown in player views and the
+    #: leaderboard, which can list people, bots or both. Set at creation, for good.
+    bot: bool
     #: When the player was created.
     created_at: datetime
     #: Display name.
@@ -1723,6 +1884,32 @@ class SeedsReport(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: The master seed's SHA-256 (hex) that `game_created` published; null for a game created before
     #: rules version 4, whose seed was drawn at the deal.
     seed_sha256: str | None
+
+
+class SeekOut(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A seek as it stands."""
+    #: When you sought.
+    created_at: datetime
+    #: The edition.
+    edition: Edition
+    #: The game it became, once matched.
+    game_id: str | None
+    #: The seeker.
+    player_id: str
+    #: Seats.
+    players: int
+    #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
+    #: level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat,
+    #: by resigning or to the clock, is ranked last.
+    rated: bool
+    #: Your rating (ordinal) in the family when you sought.
+    rating: float
+    #: ± rating accepted at first.
+    rating_range: float
+    #: The seek's id: cancel with `DELETE /v1/matchmaking/{id}`.
+    seek_id: str
+    #: `waiting`, `matched` (with `game_id`) or `cancelled`.
+    status: SeekStatus
 
 
 class SetDrafted(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="set_drafted"):
@@ -2195,7 +2382,16 @@ Event: TypeAlias = (
 )
 
 
-News: TypeAlias = NewsSeated | NewsGameStarted | NewsYourTurn | NewsGameFinished
+News: TypeAlias = (
+    NewsSeated
+    | NewsGameStarted
+    | NewsYourTurn
+    | NewsGameFinished
+    | NewsChallenge
+    | NewsChallengeAccepted
+    | NewsChallengeDeclined
+    | NewsMatched
+)
 
 
 Pending: TypeAlias = (

@@ -8,6 +8,7 @@ import { Audit } from "./areas/audit.js";
 import { Ops, Ratings, Rulesets } from "./areas/catalogue.js";
 import { Follow } from "./areas/follow.js";
 import { Games } from "./areas/games.js";
+import { Challenges, Matchmaking } from "./areas/matchmaking.js";
 import { Play } from "./areas/play.js";
 import { Players } from "./areas/players.js";
 import { Tournaments } from "./areas/tournaments.js";
@@ -45,6 +46,10 @@ export const OPERATIONS = {
   enableWebhookSubscription: "webhooks.enable",
   listWebhookDeliveries: "webhooks.deliveries",
   redeliverWebhookMessage: "webhooks.redeliver",
+  createChallenge: "challenges.create", listOpenChallenges: "challenges.list",
+  getChallenge: "challenges.get", acceptChallenge: "challenges.accept",
+  declineChallenge: "challenges.decline", cancelChallenge: "challenges.cancel",
+  seekGame: "matchmaking.seek", getSeek: "matchmaking.get", cancelSeek: "matchmaking.cancel",
   getHealth: "ops.health", getReadiness: "ops.ready", getMetrics: "ops.metrics",
 } as const satisfies Record<OperationId, string>;
 
@@ -59,6 +64,8 @@ export class Client {
   readonly ratings: Ratings;
   readonly tournaments: Tournaments;
   readonly webhooks: Webhooks;
+  readonly challenges: Challenges;
+  readonly matchmaking: Matchmaking;
   readonly ops: Ops;
 
   /** `apiKey` may be set later (`client.apiKey = ...`). */
@@ -73,6 +80,8 @@ export class Client {
     this.ratings = new Ratings(this.session);
     this.tournaments = new Tournaments(this.session);
     this.webhooks = new Webhooks(this.session);
+    this.challenges = new Challenges(this.session);
+    this.matchmaking = new Matchmaking(this.session);
     this.ops = new Ops(this.session);
   }
 

@@ -12,5 +12,6 @@ export { Follow, STREAM_WAIT } from "./areas/follow.js";
 export { Audit } from "./areas/audit.js";
 export { Ops, Ratings, Rulesets } from "./areas/catalogue.js";
 export { Tournaments } from "./areas/tournaments.js";
+export { Challenges, Matchmaking } from "./areas/matchmaking.js";
 export { Webhooks } from "./areas/webhooks.js";
 export type { WriteOptions } from "./areas/base.js";

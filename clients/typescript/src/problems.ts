@@ -77,6 +77,24 @@ export class BotEndpointNotFound extends ProblemError {}
 export class SubscriptionNotFound extends ProblemError {}
 /** 404: the subscription has no such message. */
 export class MessageNotFound extends ProblemError {}
+/** 403: you cannot accept your own challenge. */
+export class OwnChallenge extends ProblemError {}
+/** 403: the challenge is to another player (accept or decline). */
+export class NotChallenged extends ProblemError {}
+/** 403: only the challenger cancels a challenge. */
+export class NotChallenger extends ProblemError {}
+/** 403: the seek is another player's. */
+export class NotYourSeek extends ProblemError {}
+/** 409: the challenge was accepted (by another), declined or cancelled already. */
+export class ChallengeNotOpen extends ProblemError {}
+/** 409: an open challenge cannot be declined: leave it to others. */
+export class OpenChallenge extends ProblemError {}
+/** 409: the seek was matched already (its game is dealt). */
+export class SeekNotWaiting extends ProblemError {}
+/** 422: a challenge to yourself. */
+export class ChallengeYourself extends ProblemError {}
+/** 422: a challenge seats two players and n − 2 bots, the challenger on the table. */
+export class SeatsMismatch extends ProblemError {}
 /** 405: the path does not take this method. */
 export class MethodNotAllowed extends ProblemError {}
 /** 409: the game waits for another seat. */
@@ -125,6 +143,15 @@ export const BY_CODE = {
   bot_endpoint_not_found: BotEndpointNotFound,
   subscription_not_found: SubscriptionNotFound,
   message_not_found: MessageNotFound,
+  own_challenge: OwnChallenge,
+  not_challenged: NotChallenged,
+  not_challenger: NotChallenger,
+  not_your_seek: NotYourSeek,
+  challenge_not_open: ChallengeNotOpen,
+  open_challenge: OpenChallenge,
+  seek_not_waiting: SeekNotWaiting,
+  challenge_yourself: ChallengeYourself,
+  seats_mismatch: SeatsMismatch,
   method_not_allowed: MethodNotAllowed,
   not_your_decision: NotYourDecision,
   stale_version: StaleVersion,

@@ -114,10 +114,11 @@ test("given a player's news, it tells of every game and resumes after the last i
     if (news.type === "your_turn") break; // leaving the loop closes the stream
   }
   assert.deepEqual(seen.map((n) => n.type).slice(0, 2), ["seated", "game_started"]);
-  const last = seen.at(-1)!;
-  const turn = (last as Extract<News, { type: "your_turn" }>).turn;
+  const last = seen.at(-1)! as Extract<News, { type: "your_turn" }>;
+  const turn = last.turn;
   await dan.play.send(game.game_id, turn.legal_commands[0]!, { ifMatch: turn.version });
   for await (const news of dan.players.news({ after: last.id, signal: controller.signal })) {
+    assert.ok("game_id" in news && "version" in news, `a game's news: ${news.type}`);
     assert.equal(news.game_id, game.game_id);
     assert.ok(news.version > last.version, "nothing older than the last id read comes again");
     break;

@@ -1,5 +1,6 @@
 // The runner and `cya-bot` against a real server: games played to their end at about one
-// request a decision, --new meeting --accept, and the two Ctrl-C semantics.
+// request a decision, --new meeting --accept, --seek meeting --seek, --challenge meeting
+// --accept-challenges, and the two Ctrl-C semantics.
 import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { test } from "node:test";
@@ -97,6 +98,34 @@ test("given cya-bot --accept, it plays the game it is seated in", async () => {
   await client.games.start(game.game_id);
   assert.equal(await bot.exited, 0, bot.out.join("\n"));
   assert.ok(bot.out.some((l) => l.startsWith(`game ${game.game_id} finished`)), bot.out.join("\n"));
+});
+
+function finishedGame(bot: Bot): string {
+  const line = bot.out.find((l) => / finished: /.test(l));
+  assert.ok(line, bot.out.join("\n"));
+  return line.split(" ")[1]!;
+}
+
+test("given two cya-bot --seek 2p --rated, they meet in one rated game and play it to the end", async () => {
+  const [ann, bob] = [await player("ann"), await player("bob")];
+  const mode = ["--seek", "2p", "--rated", "--edition", "de_2024", "--games", "1"];
+  const bots = [ann, bob].map(({ client }) => cyaBot([at("../examples/random_bot.ts"), ...mode, "--key", client.apiKey!]));
+  for (const bot of bots) assert.equal(await bot.exited, 0, bot.out.join("\n"));
+  const [first, second] = bots.map(finishedGame);
+  assert.equal(first, second);
+  const game = (await ann.client.games.get(first!)).summary;
+  assert.ok(game.rated && game.status === "finished");
+});
+
+test("given cya-bot --challenge PLAYER, a cya-bot --accept-challenges takes it and both play it", async () => {
+  const [ann, bob] = [await player("ann"), await player("bob")];
+  const taker = cyaBot([at("../examples/random_bot.ts"), "--accept-challenges", "--games", "1", "--key", bob.client.apiKey!]);
+  const bobId = (await bob.client.players.me()).player_id;
+  const maker = cyaBot([at("../examples/greedy_bot.ts"), "--challenge", bobId, "--bots", "random", "--key", ann.client.apiKey!]);
+  assert.equal(await maker.exited, 0, maker.out.join("\n"));
+  assert.equal(await taker.exited, 0, taker.out.join("\n"));
+  assert.equal(finishedGame(maker), finishedGame(taker));
+  assert.equal((await ann.client.games.get(finishedGame(maker))).summary.players, 3);
 });
 
 const SLOW = [at("fixtures/slow_bot.ts"), "--new", "4p", "--bots", "random,random,random", "--games", "5"];

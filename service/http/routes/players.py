@@ -28,6 +28,8 @@ from service.http.routes.ratings import player_out
 from service.http.schemas.parameters import HEADER_SCHEMA
 from service.http.schemas.players import NewPlayer, PlayerCreated, PlayerOut
 from service.http.streams import HEARTBEAT, prefers_stream
+from service.matchmaking.news import MatchNews
+from service.matchmaking.runner.matchmaker import NEWS_KEYS, SEEK_NEWS, Matchmaker
 from service.projections.games import games_of_player
 from service.projections.leaderboard import ratings_of
 from service.table.turns import PlayerNews, Told, news_for, news_time
@@ -50,8 +52,9 @@ class PlayersController(Controller):
                         "control character.", examples=examples.PLAYER)] = None,
     ) -> PlayerCreated:
         runtime: Runtime = state.runtime
-        player, api_key = await runtime.players.create((data or NewPlayer()).name)
-        return PlayerCreated(player.player_id, player.name, api_key)
+        body = data or NewPlayer()
+        player, api_key = await runtime.players.create(body.name, body.bot, body.arena)
+        return PlayerCreated(player.player_id, player.name, api_key, player.bot, player.arena)
 
     @get("/me", operation_id="getMe", summary="The calling player",
          responses=problem_responses(401, 429), before_request=authenticate)
@@ -87,14 +90,17 @@ class PlayerNewsController(Controller):
          "(`game_started`), a decision that is yours (`your_turn`, with the whole turn: view, "
          "deadline and legal commands, so a bot needs no further read) and a game over "
          "(`game_finished`: how it ended, `finished`, `abandoned` or `expired`, with the result "
-         "or the reason, and whether its ratings are `pending`). Server-Sent Events when "
+         "or the reason, and whether its ratings are `pending`); of challenges and quick play: a "
+         "challenge to you (`challenge`), one accepted (`challenge_accepted`, both sides, with "
+         "the game id) or declined (`challenge_declined`, to the challenger), a seek matched "
+         "(`matched`, with the game id). Server-Sent Events when "
          "`Accept` prefers "
          "`text/event-stream`, NDJSON otherwise; heartbeats when idle. At the start it tells "
          "where each of your unfinished games stands; resumed with `Last-Event-ID` (or "
          "`?after=`), where each game that changed since that news stands (news may repeat: "
          "`game_id` and `version` tell them apart). Does not count against your rate limit.",
          responses={200: ResponseSpec(
-             data_container=PlayerNews,  # type: ignore[arg-type]  # a union: one schema each
+             data_container=PlayerNews | MatchNews,  # type: ignore[arg-type]  # one schema each
              media_type="application/x-ndjson",
              generate_examples=False,
              description="Your news, one per NDJSON line or per Server-Sent Event (with "
@@ -125,14 +131,17 @@ _encode = msgspec.json.Encoder().encode
 
 
 async def _news(runtime: Runtime, player_id: str, since: datetime | None
-                ) -> AsyncIterator[PlayerNews | None]:
+                ) -> AsyncIterator[PlayerNews | MatchNews | None]:
     """The player's news: where its games stand, then each as it happens; None when idle (a
     heartbeat)."""
     pipeline, told, feeds = runtime.services.pipeline, Told(), runtime.player_feeds
+    matches = MatchNewsReader(runtime.services.matchmaker, player_id)
     async with feeds.follow(player_id) as inbox:
         losses = feeds.losses
         for news in await _standing(runtime, player_id, since, told):
             yield news
+        for match_news in await matches.read(since):
+            yield match_news
         since = datetime.now(UTC)
         while not feeds.draining:
             hint = await feeds.next(inbox, runtime.settings.sse_heartbeat_seconds)
@@ -141,14 +150,42 @@ async def _news(runtime: Runtime, player_id: str, since: datetime | None
                 since = datetime.now(UTC)
                 for news in await _standing(runtime, player_id, looked - RESCAN_SLACK, told):
                     yield news
+                for match_news in await matches.read(looked - RESCAN_SLACK):
+                    yield match_news
             if hint is None:
                 yield None
+                continue
+            if hint[0] in NEWS_KEYS:  # a challenge or seek of the player's changed
+                seeks_only = hint[0] == SEEK_NEWS
+                last = matches.last_seeks if seeks_only else matches.last
+                for match_news in await matches.read(last - RESCAN_SLACK, seeks_only=seeks_only):
+                    yield match_news
                 continue
             game = await pipeline.load(hint[0])
             if game.version < hint[1]:  # another process wrote it
                 game = await pipeline.load(hint[0], fresh=True)
             for news in news_for(game, player_id, told):
                 yield news
+
+
+class MatchNewsReader:
+    """A stream's news of its player's challenges and seeks, each told once."""
+
+    def __init__(self, matchmaker: Matchmaker, player_id: str) -> None:
+        self.matchmaker, self.player_id = matchmaker, player_id
+        self.told: set[str] = set()
+        self.last = self.last_seeks = datetime.now(UTC)  # when each kind was last read
+
+    async def read(self, since: datetime | None, *, seeks_only: bool = False
+                   ) -> list[MatchNews]:
+        at = datetime.now(UTC)
+        found = await self.matchmaker.news(self.player_id, since, seeks_only=seeks_only)
+        self.last_seeks = at
+        if not seeks_only:
+            self.last = at
+        fresh = [n for n in found if n.id.split(".", 1)[1] not in self.told]
+        self.told.update(n.id.split(".", 1)[1] for n in fresh)
+        return fresh
 
 
 async def _standing(runtime: Runtime, player_id: str, since: datetime | None, told: Told
@@ -163,13 +200,13 @@ async def _standing(runtime: Runtime, player_id: str, since: datetime | None, to
     return found
 
 
-async def _as_sse(news: AsyncIterator[PlayerNews | None]
+async def _as_sse(news: AsyncIterator[PlayerNews | MatchNews | None]
                   ) -> AsyncIterator[ServerSentEventMessage]:
     async for item in news:
         yield HEARTBEAT if item is None else ServerSentEventMessage(
             data=_encode(item).decode(), id=item.id, event=str(type(item).__struct_config__.tag))
 
 
-async def _as_ndjson(news: AsyncIterator[PlayerNews | None]) -> AsyncIterator[bytes]:
+async def _as_ndjson(news: AsyncIterator[PlayerNews | MatchNews | None]) -> AsyncIterator[bytes]:
     async for item in news:
         yield b"\n" if item is None else _encode(item) + b"\n"

@@ -15,7 +15,7 @@ from service.http.problems import Problem, problem_responses
 from service.http.schemas.players import PlayerOut
 from service.http.schemas.ratings import RatingFamily, RatingOut
 from service.players.directory import Player, names_of
-from service.projections.leaderboard import leaderboard, ratings_of
+from service.projections.leaderboard import Accounts, leaderboard, ratings_of
 
 
 class LeaderboardEntry(msgspec.Struct):
@@ -25,6 +25,7 @@ class LeaderboardEntry(msgspec.Struct):
     identity: Annotated[str, doc("`player:<player id>` or `bot:<level>`.")]
     name: Annotated[str, doc("The player's display name, or the bot level's.")]
     rating: Annotated[RatingOut, doc("Its rating in this family.")]
+    bot: Annotated[bool, doc("A bot: a built-in level, or a player's bot account.")] = False
 
 
 class Leaderboard(msgspec.Struct):
@@ -42,7 +43,7 @@ def rating_out(row: Any) -> RatingOut:
 
 def player_out(player: Player, rows: list[Any]) -> PlayerOut:
     return PlayerOut(player.player_id, player.name, player.created_at,
-                     [rating_out(r) for r in rows])
+                     [rating_out(r) for r in rows], player.bot, player.arena)
 
 
 class RatingsController(Controller):
@@ -60,14 +61,17 @@ class RatingsController(Controller):
         offset: Annotated[int, Parameter(ge=0, le=100_000, description=(
             "Skip this many: the previous page's `next_offset`."))] = 0,
         limit: Annotated[int, Parameter(ge=1, le=100, description="At most this many.")] = 50,
+        accounts: Annotated[Accounts, Parameter(description=(
+            "Whom to rank: `people`, `bots` (the built-in levels and players' bot accounts) "
+            "or `all`."))] = "all",
     ) -> Leaderboard:
         runtime = runtime_of(request)
         async with runtime.services.store.read() as conn:
-            rows, more = await leaderboard(conn, family, offset, limit)
+            rows, more = await leaderboard(conn, family, offset, limit, accounts)
             names = await names_of(conn, (r.identity.removeprefix("player:") for r in rows
                                           if r.identity.startswith("player:")))
         entries = [LeaderboardEntry(offset + i + 1, r.identity, _name(r.identity, names),
-                                    rating_out(r)) for i, r in enumerate(rows)]
+                                    rating_out(r), r.bot) for i, r in enumerate(rows)]
         return Leaderboard(family, entries, offset + limit if more else None)
 
     @get("/players/{player_id:str}", operation_id="getPlayer", summary="A player and its ratings",

@@ -16,8 +16,18 @@ from service.http.schemas.ratings import RatingOut
 DISPLAY_NAME = r"^(?=[\s\S]*\S)[^\x00-\x1f\x7f-\x9f\u2028\u2029]*(?![\s\S])"
 
 
+_BOT = ("A bot account, played by a program (as Lichess's BOT accounts): shown in player views "
+        "and the leaderboard, which can list people, bots or both. Set at creation, for good.")
+
+
+_ARENA = ("A bot account in the standing arena: when the operator runs one "
+          "(`CYA_BOT_ARENA_PLAYERS`), it is paired continuously in rated games against the "
+          "arena's other bots. `true` makes the player a bot account.")
+
+
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
-    """The optional body of `POST /v1/players`: the new player's display name."""
+    """The optional body of `POST /v1/players`: the new player's display name, and whether it
+    is a bot account."""
 
     name: Annotated[
         str,
@@ -25,6 +35,8 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
         doc("Display name, shown in `GET /v1/players/me` and in the summaries of your games:"
             " 1 to 64 characters, not all blank, no control characters or line breaks."),
     ] = "player"
+    bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False
 
 
 class PlayerOut(msgspec.Struct):
@@ -36,6 +48,8 @@ class PlayerOut(msgspec.Struct):
     created_at: Annotated[datetime, doc("When the player was created.")]
     ratings: Annotated[list[RatingOut], doc(
         "Its ratings, one per family it played rated games in.")] = []
+    bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False
 
 
 class PlayerCreated(msgspec.Struct):
@@ -48,3 +62,5 @@ class PlayerCreated(msgspec.Struct):
         doc("Send it as `Authorization: Bearer <key>`. Shown only this once: the server keeps"
             " only its SHA-256."),
     ]
+    bot: Annotated[bool, doc(_BOT)] = False
+    arena: Annotated[bool, doc(_ARENA)] = False

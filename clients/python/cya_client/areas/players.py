@@ -12,7 +12,11 @@ from cya_client.transport import Call
 NEWS_WAIT = 60.0  # the longest silence before a stream counts as dropped (heartbeats: 15 s)
 
 
-def create(name: str | None) -> Call[PlayerCreated]:
+def create(name: str | None, bot: bool = False) -> Call[PlayerCreated]:
+    """`bot`: a bot account, shown as one in player views and on the leaderboard."""
+    if bot:
+        return Call("POST", "/v1/players", PlayerCreated,
+                    body=NewPlayer(name=name or "bot", bot=True))
     return Call("POST", "/v1/players", PlayerCreated,
                 body=NewPlayer(name=name) if name is not None else None)
 
@@ -27,10 +31,10 @@ def news_at(last: str | None) -> Call[bytes]:
 
 
 class Players(Area):
-    def create(self, name: str | None = None) -> PlayerCreated:
-        """A new player and its API key (shown once). The session keeps its own key: set
-        `client.api_key` to play as the new player."""
-        return self._s.run(create(name))
+    def create(self, name: str | None = None, *, bot: bool = False) -> PlayerCreated:
+        """A new player and its API key (shown once); `bot`: a bot account. The session keeps
+        its own key: set `client.api_key` to play as the new player."""
+        return self._s.run(create(name, bot))
 
     def me(self) -> PlayerOut:
         return self._s.run(me())
@@ -42,8 +46,8 @@ class Players(Area):
 
 
 class AsyncPlayers(AsyncArea):
-    async def create(self, name: str | None = None) -> PlayerCreated:
-        return await self._s.run(create(name))
+    async def create(self, name: str | None = None, *, bot: bool = False) -> PlayerCreated:
+        return await self._s.run(create(name, bot))
 
     async def me(self) -> PlayerOut:
         return await self._s.run(me())

@@ -3,6 +3,9 @@
     cya-bot play mybot.py --server URL --key KEY --new 4p --bots greedy,random,random --games 20
     cya-bot play mybot.py --server URL --key KEY --join GAME
     cya-bot play mybot.py --server URL --key KEY --accept
+    cya-bot play mybot.py --server URL --key KEY --seek 4p --rated --games 10
+    cya-bot play mybot.py --server URL --key KEY --challenge PLAYER (or open)
+    cya-bot play mybot.py --server URL --key KEY --accept-challenges
 
 Ctrl-C once: no new game, the games in play are played to their end; twice: those games are
 resigned (a bot of the game's timeout level takes the seat) and the runner stops.
@@ -75,11 +78,23 @@ def parser() -> argparse.ArgumentParser:
     mode.add_argument("--accept", action="store_true",
                       help="play every game you are seated in and take open seats of public "
                       "games in the lobby, as they come")
+    mode.add_argument("--seek", type=_players, metavar="NP",
+                      help="quick play: be paired with other seekers for games of N seats "
+                      "(2p..6p), oldest first within a rating range that widens")
+    mode.add_argument("--challenge", metavar="PLAYER",
+                      help="challenge PLAYER (an id), or `open` for anyone: two players, and "
+                      "--bots in the other seats")
+    mode.add_argument("--accept-challenges", action="store_true",
+                      help="accept every challenge to you, and open ones, as they come")
+    play.add_argument("--rated", action="store_true",
+                      help="--new, --seek, --challenge: rated games")
+    play.add_argument("--bot-account", action="store_true",
+                      help="with no --key: create the player as a bot account")
     play.add_argument("--bots", default="", help="built-in bots for --new, comma-separated "
                       "levels (random, greedy, expert, ismcts: GET /v1/rulesets describes "
                       "each); seats left over wait for players")
-    play.add_argument("--games", type=int, help="how many games (--new: default 1; --accept: "
-                    "stop after that many)")
+    play.add_argument("--games", type=int, help="how many games (--new, --seek, --challenge: "
+                      "default 1; --accept, --accept-challenges: stop after that many)")
     play.add_argument("--parallel", type=int, default=1, help="games at once (default 1)")
     play.add_argument("--end-mode", default="quick", help="--new: when games end (quick)")
     play.add_argument("--edition", help="--new: the edition (the server's default)")
@@ -97,10 +112,15 @@ def plan_of(args: argparse.Namespace) -> Plan:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if args.new and len(bots) > args.new - 1:
         raise SystemExit(f"--bots: {len(bots)} bots do not fit {args.new} seats with you")
-    return Plan(new=bool(args.new), players=args.new or 4, bots=bots, end_mode=args.end_mode,
-                edition=args.edition, public=not args.private, join=args.join,
-                accept=args.accept, parallel=max(args.parallel, 1),
-                games=args.games if args.games is not None else (1 if args.new else None))
+    if args.challenge and len(bots) > 4:
+        raise SystemExit("--bots: a challenge seats two players and at most 4 bots")
+    asks = bool(args.new or args.seek or args.challenge)
+    return Plan(new=bool(args.new), players=args.new or args.seek or 4, bots=bots,
+                end_mode=args.end_mode, edition=args.edition, public=not args.private,
+                join=args.join, accept=args.accept, parallel=max(args.parallel, 1),
+                games=args.games if args.games is not None else (1 if asks else None),
+                seek=bool(args.seek), rated=args.rated, challenge=args.challenge,
+                accept_challenges=args.accept_challenges)
 
 
 class Interrupts:
@@ -170,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     receipts = None if args.no_receipts else ReceiptBox(args.receipts)
     with Client(args.server, args.key, receipts=receipts) as client:
         if not args.key:
-            created = client.players.create(args.name or args.bot.stem)
+            created = client.players.create(args.name or args.bot.stem, bot=args.bot_account)
             client.api_key = created.api_key
             print(f"Created player {created.name} ({created.player_id}); its API key, shown "
                   f"once: {created.api_key}", flush=True)

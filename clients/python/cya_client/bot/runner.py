@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from cya_client.bot.seeking import Seeking
 from cya_client.client import Client
 from cya_client.errors import NotYourDecision, ProblemError, RuleViolation, StaleVersion
 from cya_client.models import (
@@ -71,7 +72,10 @@ class GameResult:
 class Plan:
     """Which games to play: `new` games of `players` seats with `bots`, one after another
     (`parallel` at once); or the game `join`; or, with `accept`, every seat it is given and
-    open seats of public games. `games`: stop after that many finished (None: never)."""
+    open seats of public games; or games found by quick play (`seek`, of `players` seats,
+    `rated` or not), by challenging a player (`challenge`: an id, or `open`; the challenge
+    seats two players and `bots`), or by taking challenges (`accept_challenges`). `games`:
+    stop after that many finished (None: never)."""
 
     new: bool = False
     players: int = 4
@@ -83,6 +87,20 @@ class Plan:
     join: str | None = None
     accept: bool = False
     public: bool = True
+    seek: bool = False
+    rated: bool = False
+    challenge: str | None = None
+    accept_challenges: bool = False
+
+    @property
+    def finds_games(self) -> bool:
+        """Its games are those the news says a seek or challenge became."""
+        return self.seek or self.challenge is not None or self.accept_challenges
+
+    @property
+    def makes_games(self) -> bool:
+        """Each game it plays is one it asked for (counted by `Runner.created`)."""
+        return self.new or self.seek or self.challenge is not None
 
     @property
     def open_seats(self) -> int:
@@ -106,6 +124,8 @@ class Runner:
         self._helper: threading.Thread | None = None
         self._closed = False
         self._me: str | None = None
+        self.seeking = Seeking(client, players=plan.players, rated=plan.rated,
+                               edition=plan.edition, end_mode=plan.end_mode, bots=plan.bots)
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -137,7 +157,7 @@ class Runner:
         target = self.plan.games
         if self.plan.join:
             return bool(self.results) and not active
-        return target is not None and len(self.results) >= target
+        return target is not None and len(self.results) + self.seeking.declined >= target
 
     def stop(self) -> None:
         """Take no new game; `run` returns once the games in play are over."""
@@ -145,6 +165,10 @@ class Runner:
         self._wake.set()
 
     def handle(self, item: News) -> None:
+        takes = self.plan.accept_challenges and self._want_more()
+        if self.seeking.handle(item, accept_challenges=takes):
+            self._wake.set()  # a seek or challenge settled: the helper may ask again
+            return
         match item:
             case NewsSeated(game_id=game_id, seat=seat):
                 self._track(game_id, seat)
@@ -161,7 +185,9 @@ class Runner:
     def _track(self, game_id: str, seat: int) -> GameRecord | None:
         with self._lock:
             record = self.games.get(game_id)
-            if record is None and self.plan.accept and not self.stopping:
+            found = self.plan.accept or (self.plan.finds_games
+                                         and self.seeking.ours(game_id))
+            if record is None and found and not self.stopping:
                 record = self.games[game_id] = GameRecord(game_id, seat)
             return record
 
@@ -253,18 +279,23 @@ class Runner:
                     self._create_games()
                 elif self.plan.accept:
                     self._take_open_seats()
+                elif self.plan.seek or self.plan.challenge:
+                    self._ask_for_games()
+                elif self.plan.accept_challenges and self._want_more():
+                    self.seeking.take_open_challenges(self.plan.parallel)
             except Exception:
                 log.exception("lobby work failed")
                 self.errors += 1
                 time.sleep(1.0)
-            self._wake.wait(5.0 if self.plan.accept else 30.0)
+            scans = self.plan.accept or self.plan.accept_challenges
+            self._wake.wait(5.0 if scans else 30.0)
             self._wake.clear()
 
     def _want_more(self) -> bool:
         with self._lock:
-            active = len(self.games)
+            active = len(self.games) + len(self.seeking.pending)
         target = self.plan.games
-        made = self.created if self.plan.new else len(self.results) + active
+        made = self.created if self.plan.makes_games else len(self.results) + active
         return (not self.stopping and not self._closed and active < self.plan.parallel
                 and (target is None or made < target))
 
@@ -282,6 +313,16 @@ class Runner:
                                                          self._seat_in(summary))
                 self.created += 1
             self._start_when_full(summary)
+
+    def _ask_for_games(self) -> None:
+        """Seek or challenge until `parallel` games are in play or asked for."""
+        while self._want_more():
+            if self.plan.seek:
+                self.seeking.seek()
+            else:
+                assert self.plan.challenge is not None
+                self.seeking.challenge(self.plan.challenge)
+            self.created += 1
 
     def _start_when_full(self, summary: GameSummary) -> None:
         game_id, version = summary.game_id, summary.version

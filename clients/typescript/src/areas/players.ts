@@ -14,9 +14,10 @@ export const newsAt = (last: string | null): Call => ({
 
 export class Players extends Area {
   /** A new player and its API key (shown once). The session keeps its own key: set
-   * `client.apiKey` to play as the new player. */
-  create(name?: string): Promise<PlayerCreated> {
-    return this.session.run({ method: "POST", path: "/v1/players", body: name === undefined ? undefined : { name } });
+   * `client.apiKey` to play as the new player. `bot`: a bot account. */
+  create(name?: string, bot = false): Promise<PlayerCreated> {
+    const body = bot ? { name: name ?? "bot", bot: true } : name === undefined ? undefined : { name };
+    return this.session.run({ method: "POST", path: "/v1/players", body });
   }
 
   me(): Promise<PlayerOut> {

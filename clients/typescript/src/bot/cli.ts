@@ -4,6 +4,9 @@
 //     cya-bot play mybot.ts --server URL --key KEY --new 4p --bots greedy,random,random --games 20
 //     cya-bot play mybot.ts --server URL --key KEY --join GAME
 //     cya-bot play mybot.ts --server URL --key KEY --accept
+//     cya-bot play mybot.ts --server URL --key KEY --seek 4p --rated --games 10
+//     cya-bot play mybot.ts --server URL --key KEY --challenge PLAYER (or open)
+//     cya-bot play mybot.ts --server URL --key KEY --accept-challenges
 //
 // Ctrl-C once: no new game, the games in play are played to their end; twice: those games are
 // resigned (a bot of the game's timeout level takes the seat) and the runner stops.
@@ -16,7 +19,8 @@ import { Client, DEFAULT_URL } from "../client.js";
 import { CountingFetch } from "../transport.js";
 import { type Choose, defaultPlan, type GameRecord, type GameResult, type Plan, resignAll, Runner } from "./runner.js";
 
-const USAGE = `usage: cya-bot play BOT (--new NP | --join GAME | --accept) [options]
+const USAGE = `usage: cya-bot play BOT (--new NP | --join GAME | --accept | --seek NP | --challenge PLAYER |
+                    --accept-challenges) [options]
 
 Run a bot written as one function, choose(view, legal), against the service.
 
@@ -28,10 +32,16 @@ Run a bot written as one function, choose(view, legal), against the service.
   --new NP           create games of N seats (2p..6p), you and --bots, and play them
   --join GAME        take a seat in GAME (if not yours yet) and play it
   --accept           play every game you are seated in and take open seats of public games
+  --seek NP          quick play: be paired with other seekers for games of N seats (2p..6p)
+  --challenge PLAYER challenge PLAYER (an id), or \`open\` for anyone: two players and --bots
+  --accept-challenges  accept every challenge to you, and open ones, as they come
+  --rated            --new, --seek, --challenge: rated games
+  --bot-account      with no --key: create the player as a bot account
                      in the lobby, as they come
   --bots LEVELS      built-in bots for --new, comma-separated levels (random, greedy, expert,
                      ismcts: GET /v1/rulesets describes each); seats left over wait for players
-  --games N          how many games (--new: default 1; --accept: stop after that many)
+  --games N          how many games (--new, --seek, --challenge: default 1; --accept,
+                     --accept-challenges: stop after that many)
   --parallel N       games at once (default 1)
   --end-mode MODE    --new: when games end (quick)
   --edition NAME     --new: the edition (the server's default)
@@ -49,6 +59,11 @@ const OPTIONS = {
   new: { type: "string" },
   join: { type: "string" },
   accept: { type: "boolean", default: false },
+  seek: { type: "string" },
+  challenge: { type: "string" },
+  "accept-challenges": { type: "boolean", default: false },
+  rated: { type: "boolean", default: false },
+  "bot-account": { type: "boolean", default: false },
   bots: { type: "string", default: "" },
   games: { type: "string" },
   parallel: { type: "string", default: "1" },
@@ -78,18 +93,26 @@ function count(text: string | undefined, name: string): number | null {
 }
 
 export function planOf(args: Args): Plan {
-  const modes = [args.new !== undefined, args.join !== undefined, args.accept].filter(Boolean).length;
-  if (modes !== 1) throw new UsageError("one of --new, --join or --accept");
+  const modes = [args.new !== undefined, args.join !== undefined, args.accept, args.seek !== undefined,
+    args.challenge !== undefined, args["accept-challenges"]].filter(Boolean).length;
+  if (modes !== 1) throw new UsageError("one of --new, --join, --accept, --seek, --challenge or --accept-challenges");
   const seats = args.new === undefined ? null : players(args.new);
+  const sought = args.seek === undefined ? null : players(args.seek);
   const bots = (args.bots ?? "").split(",").map((b) => b.trim()).filter(Boolean);
   if (seats !== null && bots.length > seats - 1) {
     throw new UsageError(`--bots: ${bots.length} bots do not fit ${seats} seats with you`);
   }
+  if (args.challenge !== undefined && bots.length > 4) {
+    throw new UsageError("--bots: a challenge seats two players and at most 4 bots");
+  }
   const games = count(args.games, "--games");
+  const asks = seats !== null || sought !== null || args.challenge !== undefined;
   return defaultPlan({
-    new: seats !== null, players: seats ?? 4, bots, endMode: args["end-mode"] ?? "quick", edition: args.edition ?? null,
+    new: seats !== null, players: seats ?? sought ?? 4, bots, endMode: args["end-mode"] ?? "quick", edition: args.edition ?? null,
     public: !args.private, join: args.join ?? null, accept: args.accept,
-    parallel: Math.max(count(args.parallel, "--parallel") ?? 1, 1), games: games ?? (seats !== null ? 1 : null),
+    parallel: Math.max(count(args.parallel, "--parallel") ?? 1, 1), games: games ?? (asks ? 1 : null),
+    seek: sought !== null, rated: args.rated, challenge: args.challenge ?? null,
+    acceptChallenges: args["accept-challenges"],
   });
 }
 
@@ -160,7 +183,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<numb
   const counted = new CountingFetch();
   const client = new Client(args.server ?? DEFAULT_URL, args.key ?? null, { fetch: counted.fetch });
   if (!args.key) {
-    const created = await client.players.create(args.name ?? name);
+    const created = await client.players.create(args.name ?? name, args["bot-account"]);
     client.apiKey = created.api_key;
     console.log(`Created player ${created.name} (${created.player_id}); its API key, shown once: ${created.api_key}`);
   }

@@ -33,7 +33,9 @@ export interface GameResult {
 
 /** Which games to play: `new` games of `players` seats with `bots`, one after another
  * (`parallel` at once); or the game `join`; or, with `accept`, every seat it is given and open
- * seats of public games. `games`: stop after that many finished (null: never). */
+ * seats of public games; or games found by quick play (`seek`), by challenging (`challenge`) or
+ * by taking challenges (`acceptChallenges`). `games`: stop after that many finished (null:
+ * never). */
 export interface Plan {
   new: boolean;
   players: number;
@@ -45,11 +47,24 @@ export interface Plan {
   join: string | null;
   accept: boolean;
   public: boolean;
+  /** Quick play: games of `players` seats (`rated` or not). */
+  seek: boolean;
+  rated: boolean;
+  /** Challenge this player (an id), or `open`: two players and `bots`. */
+  challenge: string | null;
+  /** Take challenges to us, and open ones. */
+  acceptChallenges: boolean;
 }
+
+/** Its games are those the news says a seek or challenge became. */
+export const findsGames = (plan: Plan): boolean => plan.seek || plan.challenge !== null || plan.acceptChallenges;
+/** Each game it plays is one it asked for (counted by `Runner.created`). */
+export const makesGames = (plan: Plan): boolean => plan.new || plan.seek || plan.challenge !== null;
 
 export const defaultPlan = (plan: Partial<Plan>): Plan => ({
   new: false, players: 4, bots: [], endMode: "quick", edition: null, games: null, parallel: 1,
-  join: null, accept: false, public: true, ...plan,
+  join: null, accept: false, public: true, seek: false, rated: false, challenge: null,
+  acceptChallenges: false, ...plan,
 });
 
 export interface RunnerHooks {

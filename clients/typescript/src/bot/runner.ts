@@ -9,7 +9,8 @@ import type { Client } from "../client.js";
 import type { Command, GameSummary, News, NewsGameFinished, Turn } from "../models.js";
 import { NotYourDecision, ProblemError, RuleViolation, StaleVersion } from "../problems.js";
 import { sleep } from "../transport.js";
-import { type Choose, type GameRecord, type GameResult, newRecord, type Plan, type RunnerHooks } from "./plan.js";
+import { type Choose, findsGames, type GameRecord, type GameResult, makesGames, newRecord, type Plan, type RunnerHooks } from "./plan.js";
+import { Seeking } from "./seeking.js";
 
 export * from "./plan.js";
 export { resignAll } from "./resign.js";
@@ -28,9 +29,11 @@ export class Runner {
   private me: string | null = null;
   private wakeUp: (() => void) | null = null;
   private readonly trouble: (message: string, error?: unknown) => void;
+  readonly seeking: Seeking;
 
   constructor(readonly client: Client, readonly choose: Choose, readonly plan: Plan, readonly hooks: RunnerHooks = {}) {
     this.trouble = hooks.onTrouble ?? ((message, error) => console.warn(message, error ?? ""));
+    this.seeking = new Seeking(client, plan, this.trouble);
   }
 
   get signal(): AbortSignal {
@@ -65,7 +68,7 @@ export class Runner {
     const active = this.games.size > 0;
     if (this.stopping) return !active;
     if (this.plan.join) return this.results.length > 0 && !active;
-    return this.plan.games !== null && this.results.length >= this.plan.games;
+    return this.plan.games !== null && this.results.length + this.seeking.declined >= this.plan.games;
   }
 
   /** Take no new game; `run` returns once the games in play are over. */
@@ -83,6 +86,10 @@ export class Runner {
   }
 
   async handle(item: News): Promise<void> {
+    if (await this.seeking.handle(item, this.plan.acceptChallenges && this.wantMore())) {
+      this.wake(); // a seek or challenge settled: the lobby work may ask again
+      return;
+    }
     switch (item.type) {
       case "seated":
         this.track(item.game_id, item.seat);
@@ -108,7 +115,8 @@ export class Runner {
 
   private track(gameId: string, seat: number): GameRecord | undefined {
     let record = this.games.get(gameId);
-    if (record === undefined && this.plan.accept && !this.stopping) {
+    const found = this.plan.accept || (findsGames(this.plan) && this.seeking.ours(gameId));
+    if (record === undefined && found && !this.stopping) {
       record = newRecord(gameId, seat);
       this.games.set(gameId, record);
     }
@@ -223,6 +231,8 @@ export class Runner {
       try {
         if (this.plan.new) await this.createGames();
         else if (this.plan.accept) await this.takeOpenSeats();
+        else if (this.plan.seek || this.plan.challenge !== null) await this.askForGames();
+        else if (this.plan.acceptChallenges && this.wantMore()) await this.seeking.takeOpenChallenges(this.plan.parallel);
       } catch (error) {
         if (this.closed) return;
         this.trouble("lobby work failed", error);
@@ -231,7 +241,7 @@ export class Runner {
       }
       if (this.closed) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.plan.accept ? 5000 : 30000);
+        const timer = setTimeout(resolve, this.plan.accept || this.plan.acceptChallenges ? 5000 : 30000);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -242,9 +252,9 @@ export class Runner {
   }
 
   private wantMore(): boolean {
-    const active = this.games.size;
+    const active = this.games.size + this.seeking.pending.size;
     const target = this.plan.games;
-    const made = this.plan.new ? this.created : this.results.length + active;
+    const made = makesGames(this.plan) ? this.created : this.results.length + active;
     return !this.stopping && !this.closed && active < this.plan.parallel && (target === null || made < target);
   }
 
@@ -258,6 +268,15 @@ export class Runner {
       this.games.set(summary.game_id, newRecord(summary.game_id, await this.seatIn(summary)));
       this.created += 1;
       await this.startWhenFull(summary);
+    }
+  }
+
+  /** Seek or challenge until `parallel` games are in play or asked for. */
+  private async askForGames(): Promise<void> {
+    while (this.wantMore()) {
+      if (this.plan.seek) await this.seeking.seek(this.signal);
+      else await this.seeking.challenge(this.plan.challenge!, this.signal);
+      this.created += 1;
     }
   }
 
