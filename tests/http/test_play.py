@@ -343,9 +343,9 @@ async def test_given_no_body_where_one_is_required_then_400_saying_so(api):
         assert r.json()["errors"] == [{"message": "This operation needs a JSON body.",
                                        "key": "data", "source": "body"}]
     assert sorted(path for _, path in needing) == [
-        "/v1/games", "/v1/games/{game_id}/client-seed", "/v1/games/{game_id}/commands",
-        "/v1/tournaments", "/v1/webhooks/bot",
-        "/v1/webhooks/subscriptions"]
+        "/v1/challenges", "/v1/games",
+        "/v1/games/{game_id}/client-seed", "/v1/games/{game_id}/commands", "/v1/matchmaking",
+        "/v1/tournaments", "/v1/webhooks/bot", "/v1/webhooks/subscriptions"]
 
 
 async def test_given_someone_without_a_seat_then_403_for_seat_resources(api):

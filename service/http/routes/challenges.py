@@ -10,6 +10,7 @@ from litestar.params import Body, Parameter
 
 from service.http import examples
 from service.http.context import Authed, authenticate, runtime_of
+from service.http.openapi import OptionalBodyOperation
 from service.http.problems import Problem, problem_responses
 from service.http.routes.games import IdempotencyKey
 from service.http.schemas.matchmaking import ChallengeOut, DeclineChallenge, NewChallenge
@@ -75,7 +76,7 @@ class ChallengesController(Controller):
 
     @post("/{challenge_id:str}/decline", operation_id="declineChallenge",
           summary="Decline a challenge to you, with a reason", status_code=200,
-          responses=WRITE)
+          responses=WRITE, operation_class=OptionalBodyOperation)
     async def decline(self, request: Authed, challenge_id: ChallengeId,
                       data: DeclineChallenge | None = None,
                       idempotency_key: IdempotencyKey = None) -> ChallengeOut:
