@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from live import baseline, figures, load, servers
+from live import baseline, figures, servers
 
 
 def _all(pipes: list[Any], step: tuple[Any, ...]) -> list[dict[str, Any]]:
@@ -42,6 +42,8 @@ def _all(pipes: list[Any], step: tuple[Any, ...]) -> list[dict[str, Any]]:
 
 def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgres: bool
         ) -> dict[str, Any]:
+    from live import load  # aiohttp, the bench extra's: `--help` runs without it
+
     folder = tempfile.mkdtemp(prefix=f"cya-live-{games}-")  # kept: the servers' logs
     print(f"servers' logs in {folder}", file=sys.stderr, flush=True)
     with servers.production(2, Path(folder), heartbeat_s, games, own_postgres) as apis:
