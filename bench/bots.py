@@ -32,8 +32,8 @@ import sqlalchemy as sa
 from redis import Redis
 from rq import Queue
 
-from service.bots import random_policy
-from service.domain import EndMode, legal_commands, player_view, preset
+from cya_rules import EndMode, legal_commands, player_view, preset
+from cya_rules.bots import random_policy
 from service.events.migrate import upgrade
 from service.events.tables import games
 from service.pipeline.publishers import CHANNEL_PREFIX

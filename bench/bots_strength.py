@@ -20,9 +20,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from service.bots import Ismcts, expert_policy, greedy_policy
-from service.bots.ismcts import DEFAULT_BUDGET_S
-from service.domain import (
+from cya_rules import (
     EndMode,
     SeatCommand,
     StartGame,
@@ -32,7 +30,9 @@ from service.domain import (
     player_view,
     preset,
 )
-from service.domain.views import GameView
+from cya_rules.bots import Ismcts, expert_policy, greedy_policy
+from cya_rules.bots.ismcts import DEFAULT_BUDGET_S
+from cya_rules.views import GameView
 
 TARGET_ISMCTS_P95_MS = 150.0
 TARGET_ISMCTS_MAX_BUDGETS = 2.0

@@ -15,8 +15,7 @@ import statistics
 import sys
 import time
 
-from service.bots import play_game, random_policy
-from service.domain import (
+from cya_rules import (
     EndMode,
     RuleSet,
     StartGame,
@@ -26,6 +25,7 @@ from service.domain import (
     new_game,
     preset,
 )
+from cya_rules.bots import play_game, random_policy
 
 TARGET_QUICK_GAMES_PER_S = 100.0
 AIM_QUICK_GAMES_PER_S = 250.0

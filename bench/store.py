@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import asyncpg
 
-from service.bots import random_policy
-from service.domain import StartGame, execute, legal_commands, new_game, player_view, preset
+from cya_rules import StartGame, execute, legal_commands, new_game, player_view, preset
+from cya_rules.bots import random_policy
 from service.events.migrate import upgrade
 from service.projections.rebuild import rebuild
 from service.table.lobby_commands import CreateGame, Start

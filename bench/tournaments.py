@@ -31,7 +31,7 @@ import asyncpg
 import sqlalchemy as sa
 from redis import Redis
 
-from service.domain import EndMode, RuleSet
+from cya_rules import EndMode, RuleSet
 from service.events.migrate import upgrade
 from service.events.tables import games, tournaments
 from service.table.lobby_commands import CreateGame, Start

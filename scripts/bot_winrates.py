@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from service.bots import POLICIES
-from service.bots.trials import head_to_head
-from service.domain import Edition, EndMode, preset
+from cya_rules import Edition, EndMode, preset
+from cya_rules.bots import POLICIES
+from cya_rules.bots.trials import head_to_head
 
 
 def main() -> None:

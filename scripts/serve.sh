@@ -6,9 +6,10 @@
 # Redis run one API process (this one): streams and cached views rely on it seeing every write;
 # with Redis, start more processes behind a balancer.
 #
-# The install runs only when pyproject.toml has changed since the last one (its hash is kept in
-# .venv/.cya-pyproject.sha256): the service is installed editable, so a change to the code needs
-# no install, and a restart serves in seconds instead of waiting for pip.
+# The install runs only when pyproject.toml or rules/pyproject.toml (the rules engine, a package
+# of its own) has changed since the last one (their hash is kept in .venv/.cya-pyproject.sha256):
+# both are installed editable, so a change to the code needs no install, and a restart serves in
+# seconds instead of waiting for pip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
@@ -16,10 +17,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 stamp=.venv/.cya-pyproject.sha256
 wanted=$(.venv/bin/python -c \
-  'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')
+  'import hashlib; print(hashlib.sha256(b"".join(open(p, "rb").read()
+   for p in ("pyproject.toml", "rules/pyproject.toml"))).hexdigest())')
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/pip install --quiet --upgrade pip
-  .venv/bin/pip install --quiet -e .
+  .venv/bin/pip install --quiet -e rules -e .
   echo "$wanted" > "$stamp"  # only once the install has succeeded
 fi
 .venv/bin/cya db upgrade

@@ -5,9 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
-.venv/bin/pip install --quiet -e '.[test]' -e clients/python
+.venv/bin/pip install --quiet -e rules -e '.[test]' -e clients/python
 .venv/bin/ruff check .
-.venv/bin/mypy --strict service workers
+.venv/bin/mypy --strict service workers rules/cya_rules
 # The SDK on its own terms (clients/python/pyproject.toml): strict, examples included.
 (cd clients/python && ../../.venv/bin/mypy --strict cya_client examples scripts)
 # The TypeScript SDK (clients/typescript): its pinned packages from the committed lockfile, its

@@ -21,17 +21,17 @@ TOURNAMENTS = ("service.tournaments", "service.tournaments.runner")
 MATCHMAKING = ("service.matchmaking", "service.matchmaking.runner")
 # Ours, bottom up. "domain" and "bots" are pure: the standard library and msgspec only.
 MAY_IMPORT: dict[str, set[str]] = {
-    "service.domain": set(),
-    "service.bots": {"service.domain"},
-    "service.table": {"service.domain"},
-    "service.ladder": {"service.domain", "service.bots"},
+    "cya_rules": set(),
+    "cya_rules.bots": {"cya_rules"},
+    "service.table": {"cya_rules"},
+    "service.ladder": {"cya_rules", "cya_rules.bots"},
     # The tournament's pure core.
-    "service.tournaments": {"service.domain", "service.bots"},
+    "service.tournaments": {"cya_rules", "cya_rules.bots"},
     # Challenges and seeks as data, and the pairing decision.
-    "service.matchmaking": {"service.domain", "service.table"},
-    "service.events": {"service.domain", "service.table"},
+    "service.matchmaking": {"cya_rules", "service.table"},
+    "service.events": {"cya_rules", "service.table"},
     # The tournaments' read model is rows of their pure core's `tournament_out`.
-    "service.projections": {"service.domain", "service.table", "service.events",
+    "service.projections": {"cya_rules", "service.table", "service.events",
                             "service.tournaments"},
     "service.players": {"service.events"},
     # Redis clients from the one URL (a server, or Sentinel's master): ours, nothing.
@@ -39,53 +39,55 @@ MAY_IMPORT: dict[str, set[str]] = {
     # Signed receipts: keys and signing over a chain hash it is handed, into the table's
     # `Receipt` (a shape the pure `Turn` carries).
     "service.receipts": {"service.table"},
-    "service.pipeline": {"service.domain", "service.table", "service.events",
+    "service.pipeline": {"cya_rules", "service.table", "service.events",
                          "service.projections", "service.redis_clients"},
-    "service.audit": {"service.domain", "service.table", "service.events",
+    "service.audit": {"cya_rules", "service.table", "service.events",
                       "service.projections"},
-    "service.scheduling": {"service.domain", "service.bots", "service.table", "service.events",
+    "service.scheduling": {"cya_rules", "cya_rules.bots", "service.table", "service.events",
                            "service.projections", "service.pipeline", "service.redis_clients"},
     # Its runner (a subpackage of the tournament's pure core) drives games through the
     # pipeline, and wakes under RQ by a job named in `service.scheduling.job_names`.
-    "service.tournaments.runner": {"service.domain", "service.table", "service.events",
+    "service.tournaments.runner": {"cya_rules", "service.table", "service.events",
                                    "service.projections", "service.pipeline", "service.audit",
                                    "service.scheduling", "service.tournaments",
                                    "service.redis_clients"},
     # Its runner keeps challenges and seeks in their tables and opens their games through
     # the pipeline; a seeker's rating is read from the ratings' read model.
-    "service.matchmaking.runner": {"service.domain", "service.table", "service.events",
+    "service.matchmaking.runner": {"cya_rules", "service.table", "service.events",
                                    "service.projections", "service.pipeline",
                                    "service.matchmaking", "service.players"},
     # Bots on webhooks and event webhooks: deliveries are worker jobs through the pipeline.
-    "service.webhooks": {"service.domain", "service.table", "service.events",
+    "service.webhooks": {"cya_rules", "service.table", "service.events",
                          "service.projections", "service.pipeline", "service.scheduling",
                          "service.redis_clients"},
-    "service.wiring": {"service.domain", "service.bots", "service.table", "service.events",
+    "service.wiring": {"cya_rules", "cya_rules.bots", "service.table", "service.events",
                        "service.projections", "service.players", "service.pipeline",
                        "service.audit", "service.scheduling", "service.webhooks",
                        "service.redis_clients", "service.receipts", *TOURNAMENTS, *MATCHMAKING},
-    "service.http": {"service.domain", "service.bots", "service.table", "service.events",
+    "service.http": {"cya_rules", "cya_rules.bots", "service.table", "service.events",
                      "service.projections", "service.players", "service.pipeline",
                      "service.audit", "service.scheduling", "service.wiring",
                      "service.webhooks", "service.redis_clients", "service.receipts",
                      *TOURNAMENTS, *MATCHMAKING},
-    "workers": {"service.domain", "service.bots", "service.table", "service.events",
+    "workers": {"cya_rules", "cya_rules.bots", "service.table", "service.events",
                 "service.projections", "service.pipeline", "service.scheduling",
                 "service.wiring", "service.webhooks", "service.redis_clients", *TOURNAMENTS,
                 *MATCHMAKING},
     # The command line starts every deployable, workers included.
-    "service.cli": {"service.domain", "service.bots", "service.ladder", "service.table",
+    "service.cli": {"cya_rules", "cya_rules.bots", "service.ladder", "service.table",
                     "service.events", "service.projections", "service.players", "service.pipeline",
                     "service.audit", "service.scheduling", "service.wiring", "workers",
                     "service.webhooks", "service.redis_clients", "service.receipts",
                     *TOURNAMENTS, *MATCHMAKING},
 }
-PURE = {"service.domain", "service.bots", "service.table", "service.tournaments",
+PURE = {"cya_rules", "cya_rules.bots", "service.table", "service.tournaments",
         "service.matchmaking"}
 # Outside libraries that only the edges may use: never the pure packages.
 INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
                   "uvicorn", "httpx")
-OURS = ("service", "workers")
+OURS = ("service", "workers", "cya_rules")
+# Where each top-level package of ours lives: the rules engine is a distribution of its own.
+SOURCE_ROOTS = {"service": ROOT, "workers": ROOT, "cya_rules": ROOT / "rules"}
 # Database drivers: only the event store (`service/events/`) imports them (each backend names
 # its own faults there).
 DRIVERS = ("asyncpg", "aiosqlite", "sqlite3", "psycopg", "psycopg2")
@@ -95,11 +97,14 @@ def _package_of(module: str) -> str:
     parts = module.split(".")
     if ".".join(parts[:3]) in MAY_IMPORT:  # a subpackage with a place of its own
         return ".".join(parts[:3])
+    if ".".join(parts[:2]) in MAY_IMPORT:
+        return ".".join(parts[:2])
     return ".".join(parts[:2]) if parts[0] == "service" else parts[0]
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+    root = next(r for top, r in SOURCE_ROOTS.items() if path.is_relative_to(r / top))
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -132,7 +137,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def _python_files() -> list[Path]:
-    return sorted(p for top in OURS for p in (ROOT / top).rglob("*.py"))
+    return sorted(p for top in OURS for p in (SOURCE_ROOTS[top] / top).rglob("*.py"))
 
 
 def test_every_package_of_ours_has_a_place_in_the_layers() -> None:
@@ -178,7 +183,8 @@ def test_a_pure_package_imports_only_the_standard_library_msgspec_and_ours(packa
 @pytest.mark.parametrize("package", sorted(PURE))
 def test_a_pure_package_has_ruff_ban_the_infrastructure(package: str) -> None:
     """ruff says so at the line, as the editor shows it; this test says so in the suite."""
-    config = (ROOT / package.replace(".", "/") / "ruff.toml").read_text()
+    top = package.split(".")[0]
+    config = (SOURCE_ROOTS[top] / package.replace(".", "/") / "ruff.toml").read_text()
     assert "[lint.flake8-tidy-imports.banned-api]" in config
     for library in INFRASTRUCTURE:
         assert f'"{library}".msg' in config, library
@@ -260,13 +266,14 @@ def test_the_architecture_doc_names_real_files_and_every_layer() -> None:
     """docs/architecture.md is the map a newcomer reads: every path and module it names
     exists, and its layer table has a row for every package here."""
     doc = (ROOT / "docs" / "architecture.md").read_text()
-    paths = set(re.findall(r"`((?:service|workers|tests|bench|clients|deploy|docs)/[\w/.\-]+)`",
-                           doc))
+    paths = set(re.findall(
+        r"`((?:service|workers|rules|tests|bench|clients|deploy|docs)/[\w/.\-]+)`", doc))
     modules = set(re.findall(r"`(\w+\.py)`", doc))
-    ours = {p.name for top in OURS for p in (ROOT / top).rglob("*.py")}
-    rows = set(re.findall(r"^\| `((?:service|workers)[\w/]*)/` \|", doc, re.M))
+    ours = {p.name for p in _python_files()}
+    rows = set(re.findall(r"^\| `((?:service|workers|rules)[\w/]*)/` \|", doc, re.M))
+    wanted = {str((SOURCE_ROOTS[p.split(".")[0]] / p.replace(".", "/")).relative_to(ROOT))
+              for p in MAY_IMPORT}
 
     assert [p for p in paths if not (ROOT / p).exists()] == []
     assert sorted(modules - ours) == []
-    assert {p.replace(".", "/") for p in MAY_IMPORT} <= rows, (
-        {p.replace(".", "/") for p in MAY_IMPORT} - rows)
+    assert wanted <= rows, wanted - rows

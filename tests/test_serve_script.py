@@ -1,5 +1,6 @@
-"""`scripts/serve.sh` installs only when pyproject.toml has changed since its last install, so a
-restart serves in seconds instead of waiting for pip (it took 57 s).
+"""`scripts/serve.sh` installs only when a pyproject.toml (the service's or the rules') has
+changed since its last install, so a restart serves in seconds instead of waiting for pip (it
+took 57 s).
 
 The script runs as written, in a copy of the project whose `.venv/bin` runs the test's own
 Python, `cya` and `uvicorn`; only pip stands in, writing down each call instead of installing
@@ -27,6 +28,8 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "serve.sh", tmp_path / "scripts")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "rules").mkdir()
+    shutil.copy(ROOT / "rules" / "pyproject.toml", tmp_path / "rules")
     venv = tmp_path / ".venv" / "bin"
     venv.mkdir(parents=True)
     for name in ("python", "cya", "uvicorn"):
@@ -69,20 +72,21 @@ def test_given_a_restart_then_serve_sh_serves_without_installing_again(project: 
     with _serving(project):
         again = _pip_calls(project)
 
-    assert first == ["install --quiet --upgrade pip", "install --quiet -e ."]
+    assert first == ["install --quiet --upgrade pip", "install --quiet -e rules -e ."]
     assert again == first
 
 
-def test_given_a_changed_pyproject_then_serve_sh_installs_again(project: Path):
+@pytest.mark.parametrize("changed", ["pyproject.toml", "rules/pyproject.toml"])
+def test_given_a_changed_pyproject_then_serve_sh_installs_again(project: Path, changed: str):
     with _serving(project):
         pass
-    with open(project / "pyproject.toml", "a") as pyproject:
+    with open(project / changed, "a") as pyproject:
         pyproject.write("\n# a new dependency, say\n")
 
     with _serving(project):
         calls = _pip_calls(project)
 
-    assert calls.count("install --quiet -e .") == 2
+    assert calls.count("install --quiet -e rules -e .") == 2
 
 
 def test_given_a_failed_install_then_the_next_start_installs_again(project: Path):
@@ -96,4 +100,4 @@ def test_given_a_failed_install_then_the_next_start_installs_again(project: Path
 
     assert failed.returncode != 0
     assert calls == ["install --quiet --upgrade pip", "install --quiet --upgrade pip",
-                     "install --quiet -e ."]
+                     "install --quiet -e rules -e ."]

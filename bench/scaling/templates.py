@@ -26,8 +26,8 @@ async def play_templates(database_url: str, count: int, lobbies: int, seed: int 
     """`count` finished games and `lobbies` games that expired in the lobby."""
     os.environ.update({"CYA_DATABASE_URL": database_url, "CYA_SCHEDULER": "none"})
     os.environ.pop("CYA_REDIS_URL", None)
-    from service.bots import greedy_policy, random_policy
-    from service.domain import EndMode, RuleSet, legal_commands, player_view
+    from cya_rules import EndMode, RuleSet, legal_commands, player_view
+    from cya_rules.bots import greedy_policy, random_policy
     from service.events.migrate import upgrade
     from service.scheduling.idle_games import end_if_idle
     from service.table.lobby_commands import CreateGame, Start, TakeSeat

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from service.domain import player_view, spectator_view
+from cya_rules import player_view, spectator_view
 from service.events.codec import EventCodec
 from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game, apply, horizon

@@ -14,9 +14,9 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.client_seeds import SeedSource
-from service.domain.docs import doc
-from service.domain.events import GameStarted
+from cya_rules.client_seeds import SeedSource
+from cya_rules.docs import doc
+from cya_rules.events import GameStarted
 from service.events.codec import AnyEvent
 from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
 from service.table.seeds import client_seeds_at_deal, commitment_of

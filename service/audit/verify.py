@@ -8,10 +8,10 @@ from typing import Annotated
 
 import msgspec
 
+from cya_rules import Event
+from cya_rules.docs import doc
+from cya_rules.replay import audit
 from service.audit.seeds import SeedsReport, check_seeds
-from service.domain import Event
-from service.domain.docs import doc
-from service.domain.replay import audit
 from service.events.chain import event_hash
 from service.events.codec import AnyEvent
 from service.events.event_store import EventStore

@@ -161,8 +161,8 @@ def simulate(settings: Settings, games: int, players: int, preset_name: str, end
     """Play N games of random bots into the store, through the command pipeline."""
     from rich.progress import Progress
 
+    from cya_rules import EndMode, preset
     from service.cli.simulate import play_bot_game
-    from service.domain import EndMode, preset
 
     ruleset = preset(preset_name, players, end_mode=EndMode(end_mode))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from service.bots import random_policy
-from service.domain import RuleSet, legal_commands, player_view
+from cya_rules import RuleSet, legal_commands, player_view
+from cya_rules.bots import random_policy
 from service.pipeline import Outcome, Pipeline
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from service.domain import Event
+from cya_rules import Event
 from service.table.lobby import LobbyEvent
 from service.table.timeouts import TimeoutEvent
 

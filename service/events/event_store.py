@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.domain.views import Viewer
+from cya_rules.views import Viewer
 from service.events.chain import event_hash
 from service.events.codec import AnyEvent, EventCodec, default_codec
 from service.events.hot_reads import HotRead

@@ -10,8 +10,8 @@ from typing import Any, get_args
 
 import msgspec
 
-from service.domain import redact, visibility
-from service.domain.views import Viewer
+from cya_rules import redact, visibility
+from cya_rules.views import Viewer
 from service.events.codec import AnyEvent
 from service.table.clock import DueWork
 from service.table.lobby import LobbyEvent, SeedCarrier, seed_visibility, without_seeds

@@ -10,7 +10,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.openapi.spec.base import BaseSchemaObject
 
-from service.domain import (
+from cya_rules import (
     EndMode,
     Event,
     StartGame,
@@ -21,7 +21,7 @@ from service.domain import (
     preset,
     redact,
 )
-from service.domain.commands import FormSet
+from cya_rules.commands import FormSet
 from service.http.schemas.events import EventOut, EventPage
 from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
 from service.receipts import KeyRing, Receipt, ReceiptSigner

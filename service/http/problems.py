@@ -17,9 +17,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Example
 from litestar.plugins.problem_details import ProblemDetailsException
 
-from service.domain import RuleCode, RuleViolation
-from service.domain.commands import SeatCommand
-from service.domain.docs import doc
+from cya_rules import RuleCode, RuleViolation
+from cya_rules.commands import SeatCommand
+from cya_rules.docs import doc
 from service.events.backends import database_fault
 from service.events.faults import Fault
 from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from service.domain import EndMode, RuleSet, preset
+from cya_rules import EndMode, RuleSet, preset
 
 # One round a game (end mode `quick`): a game's result is the round's, and a whole ladder
 # fits in well under an hour on two cores.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import NamedTuple
 
-from service.bots import LEVELS, Ismcts, Policy, play_game
+from cya_rules.bots import LEVELS, Ismcts, Policy, play_game
 
 from .plan import RULESETS, Game, Lineup, seats_of
 

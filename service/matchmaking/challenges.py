@@ -12,7 +12,7 @@ from datetime import datetime
 
 import msgspec
 
-from service.domain import RuleSet
+from cya_rules import RuleSet
 from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
 
 

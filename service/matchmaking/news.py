@@ -13,8 +13,8 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain import RuleSet
-from service.domain.docs import doc
+from cya_rules import RuleSet
+from cya_rules.docs import doc
 from service.matchmaking.challenges import Challenge, ChallengeStatus
 from service.matchmaking.seeks import Seek, SeekStatus
 

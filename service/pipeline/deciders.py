@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
-from service.domain import RuleCode, RuleViolation, StartGame, execute, preview
-from service.domain.commands import SeatCommand
+from cya_rules import RuleCode, RuleViolation, StartGame, execute, preview
+from cya_rules.commands import SeatCommand
 from service.events.codec import AnyEvent
 from service.table.game import Game, apply, apply_all
 from service.table.lobby import GameCreated, SeatResigned

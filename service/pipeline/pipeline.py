@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 from msgspec.structs import replace
 
-from service.domain import RuleViolation
-from service.domain.commands import SeatCommand
+from cya_rules import RuleViolation
+from cya_rules.commands import SeatCommand
 from service.events.event_store import EventStore
 from service.events.records import (
     AppendRejected,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from service.domain import RuleViolation
+from cya_rules import RuleViolation
 from service.events.records import GameNotFound
 from service.pipeline.deciders import Decided
 from service.pipeline.pipeline import Pipeline

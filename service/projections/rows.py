@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from service.domain import spectator_view
+from cya_rules import spectator_view
 from service.events.records import ReadModelRows
 from service.events.tables import HANDS, SPECTATOR
 from service.table.clock import deadline, due_work_of

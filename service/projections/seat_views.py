@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import sqlalchemy as sa
 
-from service.domain import player_view, spectator_view
+from cya_rules import player_view, spectator_view
 from service.events.event_store import EventStore
 from service.events.hot_reads import HotRead
 from service.events.tables import HANDS, SPECTATOR, game_views, games

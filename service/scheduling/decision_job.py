@@ -21,9 +21,9 @@ from typing import Literal
 
 import msgspec
 
-from service.bots import LEVELS, choose
-from service.domain import RuleViolation, legal_commands, player_view
-from service.domain.commands import SeatCommand
+from cya_rules import RuleViolation, legal_commands, player_view
+from cya_rules.bots import LEVELS, choose
+from cya_rules.commands import SeatCommand
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Outcome, Pipeline
 from service.pipeline.deciders import expired_clock, restarted_clock

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from datetime import UTC, datetime, timedelta
 
-from service.domain import RuleCode, RuleViolation
+from cya_rules import RuleCode, RuleViolation
 from service.events.event_store import EventStore
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Pipeline

@@ -15,7 +15,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 
 class _EndingEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):

@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from service.domain import Event, GameState, evolve, new_game
+from cya_rules import Event, GameState, evolve, new_game
 from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
 from service.table.seats import BotSeat, SeatHolder
 from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats

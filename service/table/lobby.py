@@ -14,8 +14,8 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec.structs import replace
 
-from service.domain import RuleSet
-from service.domain.docs import doc
+from cya_rules import RuleSet
+from cya_rules.docs import doc
 from service.table.endings import (
     EndingEvent,
     GameAbandoned,

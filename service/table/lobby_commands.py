@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from service.domain import RuleCode, RuleSet, RuleViolation
+from cya_rules import RuleCode, RuleSet, RuleViolation
 from service.table.endings import InvitationDeclined
 from service.table.lobby import GameCreated, Lobby, LobbyEvent, SeatLeft, SeatTaken
 from service.table.seats import (

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 
 class Receipt(msgspec.Struct, frozen=True, gc=False):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from service.domain import Event, RuleCode, RuleViolation
+from cya_rules import Event, RuleCode, RuleViolation
 from service.table.endings import RematchOffered
 from service.table.game import AnyEvent, Game
 from service.table.lobby import GameCreated, LobbyEvent, evolve_lobby

@@ -10,9 +10,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
-# The levels of service.bots.LEVELS (tests/bots/test_wiring.py holds the two together).
+# The levels of cya_rules.bots.LEVELS (tests/bots/test_wiring.py holds the two together).
 BotLevel = Literal["random", "greedy", "expert", "ismcts"]
 
 BOT_LEVEL_DOC = (

@@ -15,9 +15,9 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from service.domain import RuleCode, RuleViolation
-from service.domain.client_seeds import MAX_CLIENT_SEED, ClientSeed, bot_seed
-from service.domain.docs import doc
+from cya_rules import RuleCode, RuleViolation
+from cya_rules.client_seeds import MAX_CLIENT_SEED, ClientSeed, bot_seed
+from cya_rules.docs import doc
 from service.table.seats import BotSeat, SeatHolder
 
 CLIENT_SEED_DOC = (

@@ -16,7 +16,7 @@ from typing import Annotated, ClassVar
 import msgspec
 from msgspec.structs import replace
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.table.lobby import Lobby
 from service.table.seats import BotLevel, BotSeat
 

@@ -13,9 +13,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.domain import GameView, legal_commands, player_view
-from service.domain.commands import SeatCommand
-from service.domain.docs import doc
+from cya_rules import GameView, legal_commands, player_view
+from cya_rules.commands import SeatCommand
+from cya_rules.docs import doc
 from service.table.clock import deadline
 from service.table.game import Game
 from service.table.receipt import Receipt

@@ -9,8 +9,8 @@ import math
 
 import msgspec
 
-from service.bots.levels import LEVEL_NAMES
-from service.domain import RuleSet
+from cya_rules import RuleSet
+from cya_rules.bots.levels import LEVEL_NAMES
 from service.tournaments.entrants import BotEntrant, Entrant, PlayerEntrant
 from service.tournaments.events import (
     Format,

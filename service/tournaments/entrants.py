@@ -12,7 +12,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 
 class PlayerEntrant(msgspec.Struct, frozen=True, gc=False, tag="player", tag_field="kind",

@@ -6,8 +6,8 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from service.domain import RuleSet
-from service.domain.docs import doc
+from cya_rules import RuleSet
+from cya_rules.docs import doc
 from service.tournaments.entrants import Entrant
 
 Format = Literal["round_robin", "swiss", "duplicate"]

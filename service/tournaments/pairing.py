@@ -9,7 +9,7 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from service.domain.shuffle import shuffled
+from cya_rules.shuffle import shuffled
 from service.tournaments.events import Table
 
 SEARCH_BUDGET = 20_000  # Swiss: table layouts tried before settling for the fewest repeats

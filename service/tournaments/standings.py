@@ -17,7 +17,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.tournaments.entrants import identity_of
 from service.tournaments.events import Table, TableResult
 from service.tournaments.state import Tournament

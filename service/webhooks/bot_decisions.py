@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 
 import msgspec
 
-from service.domain import RuleViolation
-from service.domain.commands import SeatCommand
+from cya_rules import RuleViolation
+from cya_rules.commands import SeatCommand
 from service.events.event_store import EventStore
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.projections.games import unclocked_games_of

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.events.codec import AnyEvent
 from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from service.bots import random_policy
-from service.domain import (
+from cya_rules import (
     GameState,
     RuleSet,
     StartGame,
@@ -15,6 +14,7 @@ from service.domain import (
     new_game,
     player_view,
 )
+from cya_rules.bots import random_policy
 
 
 def position(ruleset: RuleSet, seed: int, steps: int) -> tuple[GameState, int]:

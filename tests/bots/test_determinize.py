@@ -9,10 +9,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.bots.determinize import sample_state, seen_cards
-from service.domain import EndMode, RuleSet, player_view, preset
-from service.domain.cards import Edition, Kind, card_table
-from service.domain.sets import is_matching
+from cya_rules import EndMode, RuleSet, player_view, preset
+from cya_rules.bots.determinize import sample_state, seen_cards
+from cya_rules.cards import Edition, Kind, card_table
+from cya_rules.sets import is_matching
 from tests.domain.table import assert_conserved
 
 from .positions import position

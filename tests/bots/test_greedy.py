@@ -7,9 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from service.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
-from service.bots.trials import head_to_head
-from service.domain import (
+from cya_rules import (
     Edition,
     EndMode,
     GameState,
@@ -20,8 +18,10 @@ from service.domain import (
     player_view,
     preset,
 )
-from service.domain.commands import Challenge, ChooseMoveDirection, Discard, Respond
-from service.domain.state import (
+from cya_rules.bots import POLICIES, Policy, greedy_policy, play_game, random_policy
+from cya_rules.bots.trials import head_to_head
+from cya_rules.commands import Challenge, ChooseMoveDirection, Discard, Respond
+from cya_rules.state import (
     AwaitingAction,
     AwaitingChallengeReply,
     AwaitingMoveDirections,

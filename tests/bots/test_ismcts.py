@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from service.bots import Ismcts
-from service.domain import EndMode, legal_commands, player_view, preset
-from service.domain.commands import Discard
+from cya_rules import EndMode, legal_commands, player_view, preset
+from cya_rules.bots import Ismcts
+from cya_rules.commands import Discard
 
 from .positions import position
 

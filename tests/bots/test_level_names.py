@@ -1,5 +1,5 @@
 """Every place that lists the built-in bot levels for people names all of them: the registry
-(`service.bots.levels.LEVELS`) is the one list, and a level added there must reach the
+(`cya_rules.bots.levels.LEVELS`) is the one list, and a level added there must reach the
 contract's descriptions, docs/bots.md, docs/tournaments.md and `cya-bot --help`."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from service.bots import LEVELS
+from cya_rules.bots import LEVELS
 from service.http.contract import CONTRACT
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from service.bots import LEVELS, Ismcts, Policy, play_game
-from service.bots.determinize import sample_state
-from service.domain import EndMode, RuleSet, legal_commands, player_view, preset
-from service.domain.cards import Edition
+from cya_rules import EndMode, RuleSet, legal_commands, player_view, preset
+from cya_rules.bots import LEVELS, Ismcts, Policy, play_game
+from cya_rules.bots.determinize import sample_state
+from cya_rules.cards import Edition
 from tests.bots.test_greedy import checked
 
 from .positions import position

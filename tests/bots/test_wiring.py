@@ -8,8 +8,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import get_args
 
-from service.bots import LEVELS, Ismcts, choose
-from service.domain import EndMode, legal_commands, player_view, preset
+from cya_rules import EndMode, legal_commands, player_view, preset
+from cya_rules.bots import LEVELS, Ismcts, choose
 from service.http.openapi import NAMED_ENUMS
 from service.http.routes.rulesets import build_catalogue
 from service.scheduling.decision_job import COMMIT_MARGIN_S, MIN_THINK_S, thinking_budget

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from service.domain import (
+from cya_rules import (
     Event,
     GameState,
     RuleViolation,
@@ -26,11 +26,11 @@ from service.domain import (
     redact,
     spectator_view,
 )
-from service.domain.cards import Kind, card_table
-from service.domain.scoring import stack_value
-from service.domain.sets import group_type
-from service.domain.state import AwaitingAction
-from service.domain.views import sets_shown
+from cya_rules.cards import Kind, card_table
+from cya_rules.scoring import stack_value
+from cya_rules.sets import group_type
+from cya_rules.state import AwaitingAction
+from cya_rules.views import sets_shown
 
 from .table import assert_conserved
 

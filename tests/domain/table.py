@@ -13,12 +13,12 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from service.domain import GameState, RuleSet, StartGame, execute, new_game
-from service.domain.cards import all_cards, card_table, card_type
-from service.domain.commands import Command
-from service.domain.events import Event
-from service.domain.sets import group_type
-from service.domain.state import AwaitingAction, CardSet
+from cya_rules import GameState, RuleSet, StartGame, execute, new_game
+from cya_rules.cards import all_cards, card_table, card_type
+from cya_rules.commands import Command
+from cya_rules.events import Event
+from cya_rules.sets import group_type
+from cya_rules.state import AwaitingAction, CardSet
 
 SEED = bytes(range(32))
 

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from service.bots import play_game, random_policy
-from service.domain import EndMode, execute, legal_commands, new_game, preset
-from service.domain.cards import card_table
-from service.domain.events import Event, GameEnded, RoundEnded, TurnStarted
-from service.domain.evolve import evolve
-from service.domain.replay import audit
+from cya_rules import EndMode, execute, legal_commands, new_game, preset
+from cya_rules.bots import play_game, random_policy
+from cya_rules.cards import card_table
+from cya_rules.events import Event, GameEnded, RoundEnded, TurnStarted
+from cya_rules.evolve import evolve
+from cya_rules.replay import audit
 
 from .test_properties import rulesets
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from service.domain import RuleSet, RuleViolation, execute, legal_commands, preset
-from service.domain.cards import Edition, card_type
-from service.domain.commands import Challenge, Concede, Discard, EndTurn, Respond
-from service.domain.events import ChallengeConceded, TurnStarted
-from service.domain.ruleset import AdvancedOptions
-from service.domain.state import AwaitingAction, AwaitingChallengeReply
+from cya_rules import RuleSet, RuleViolation, execute, legal_commands, preset
+from cya_rules.cards import Edition, card_type
+from cya_rules.commands import Challenge, Concede, Discard, EndTurn, Respond
+from cya_rules.events import ChallengeConceded, TurnStarted
+from cya_rules.ruleset import AdvancedOptions
+from cya_rules.state import AwaitingAction, AwaitingChallengeReply
 
 from .table import assert_conserved, kinds, lay_out, run
 

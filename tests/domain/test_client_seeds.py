@@ -14,18 +14,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.domain import RuleSet, RuleViolation, StartGame, execute, new_game, preset
-from service.domain.client_seeds import (
+from cya_rules import RuleSet, RuleViolation, StartGame, execute, new_game, preset
+from cya_rules.client_seeds import (
     MAX_CLIENT_SEED,
     ClientSeed,
     bot_seed,
     deal_key,
     seats_message,
 )
-from service.domain.events import GameStarted, RoundStarted
-from service.domain.legal import legal_commands
-from service.domain.replay import audit
-from service.domain.shuffle import round_seed
+from cya_rules.events import GameStarted, RoundStarted
+from cya_rules.legal import legal_commands
+from cya_rules.replay import audit
+from cya_rules.shuffle import round_seed
 from tests.domain.test_fair_shuffle import page_deck, spec_shuffle
 
 PAGE = (Path(__file__).parents[2] / "docs" / "fair-shuffle.md").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.domain import (
+from cya_rules import (
     GameState,
     RuleSet,
     RuleViolation,
@@ -14,8 +14,8 @@ from service.domain import (
     legal_commands,
     new_game,
 )
-from service.domain.cards import Edition, Kind, card_table, card_type
-from service.domain.commands import (
+from cya_rules.cards import Edition, Kind, card_table, card_type
+from cya_rules.commands import (
     ChallengeDraft,
     ChooseMoveDirection,
     Concede,
@@ -23,7 +23,7 @@ from service.domain.commands import (
     PassDraft,
     Respond,
 )
-from service.domain.events import (
+from cya_rules.events import (
     CardsDrawn,
     ChallengeConceded,
     PileCardRevealed,
@@ -32,8 +32,8 @@ from service.domain.events import (
     RevealedSwapApplied,
     RoundStarted,
 )
-from service.domain.ruleset import AdvancedOptions
-from service.domain.state import AwaitingDraftChallenge, AwaitingMoveDirections, StackMove
+from cya_rules.ruleset import AdvancedOptions
+from cya_rules.state import AwaitingDraftChallenge, AwaitingMoveDirections, StackMove
 
 from .checks import finishes_within
 from .table import assert_conserved, kinds, lay_out, run

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from service.domain import RuleSet, StartGame, execute, new_game, preset
-from service.domain.cards import Edition, all_cards
-from service.domain.events import RoundStarted
-from service.domain.rounds import round_deck
-from service.domain.shuffle import SeedStream, commitment, round_seed, shuffled
+from cya_rules import RuleSet, StartGame, execute, new_game, preset
+from cya_rules.cards import Edition, all_cards
+from cya_rules.events import RoundStarted
+from cya_rules.rounds import round_deck
+from cya_rules.shuffle import SeedStream, commitment, round_seed, shuffled
 
 SEED = bytes(range(32))
 FIRST_TEN = [

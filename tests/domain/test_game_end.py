@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from service.domain import GameState, RuleSet, execute
-from service.domain.cards import Edition
-from service.domain.commands import Discard
-from service.domain.events import Event, GameEnded, RoundEnded, RoundStarted
-from service.domain.ruleset import EndMode, TiePolicy
+from cya_rules import GameState, RuleSet, execute
+from cya_rules.cards import Edition
+from cya_rules.commands import Discard
+from cya_rules.events import Event, GameEnded, RoundEnded, RoundStarted
+from cya_rules.ruleset import EndMode, TiePolicy
 
 from .table import lay_out
 
@@ -146,7 +146,7 @@ def test_given_first_to_2_round_wins_when_a_round_is_tied_then_nobody_wins_it() 
 
 def test_given_a_finished_game_then_every_command_is_refused() -> None:
     """RULES §12: the game is over once its winners are known."""
-    from service.domain import RuleViolation
+    from cya_rules import RuleViolation
 
     rs = RuleSet(players=2, edition=Edition.CLASSIC_2011, end_mode=EndMode.QUICK)
     state: GameState = lay_out(rs, hands={0: ["stocks"]}, stacks={0: HOMES}, rest="discard")

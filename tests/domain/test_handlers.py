@@ -13,11 +13,11 @@ from collections.abc import Callable
 
 import pytest
 
-from service.bots import greedy, rollout
-from service.domain import Event, SeatCommand
-from service.domain.decide import _SEAT_HANDLERS
-from service.domain.evolve import _HANDLERS
-from service.domain.evolve_draft import DRAFT_HANDLERS
+from cya_rules import Event, SeatCommand
+from cya_rules.bots import greedy, rollout
+from cya_rules.decide import _SEAT_HANDLERS
+from cya_rules.evolve import _HANDLERS
+from cya_rules.evolve_draft import DRAFT_HANDLERS
 from service.table.lobby import LobbyEvent, evolve_lobby
 from service.table.lobby_commands import CreateGame, LobbyCommand, decide_lobby
 from service.table.timeouts import TimeoutEvent, evolve_seats

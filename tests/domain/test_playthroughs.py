@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from service.domain import execute, fold, new_game
+from cya_rules import execute, fold, new_game
 from tests.playthroughs.record import GAMES, Playthrough, dumps, path_of, play
 
 from .checks import assert_folds, assert_views_hide_cards

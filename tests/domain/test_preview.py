@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from service.domain import (
+from cya_rules import (
     Event,
     GameState,
     RuleSet,
@@ -24,9 +24,9 @@ from service.domain import (
     preview,
     redact,
 )
-from service.domain.cards import Edition
-from service.domain.commands import SeatCommand
-from service.domain.events import RoundEnded
+from cya_rules.cards import Edition
+from cya_rules.commands import SeatCommand
+from cya_rules.events import RoundEnded
 
 from .test_properties import choose, rulesets
 

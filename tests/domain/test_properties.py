@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.domain import (
+from cya_rules import (
     Event,
     GameState,
     RuleSet,
@@ -21,8 +21,8 @@ from service.domain import (
     legal_commands,
     new_game,
 )
-from service.domain.cards import Edition
-from service.domain.commands import (
+from cya_rules.cards import Edition
+from cya_rules.commands import (
     Challenge,
     ChallengeDraft,
     Command,
@@ -33,7 +33,7 @@ from service.domain.commands import (
     Respond,
     SeatCommand,
 )
-from service.domain.ruleset import (
+from cya_rules.ruleset import (
     CURRENT_RULES_VERSION,
     AdvancedOptions,
     EndMode,
@@ -199,7 +199,7 @@ def test_random_draft_games_with_every_option_keep_every_invariant(
     players: int, seed: bytes, rng_seed: int
 ) -> None:
     """2–3 players with all advanced options: the richest rules (draft piles, revealed actions)."""
-    from service.domain import preset
+    from cya_rules import preset
 
     for edition in (Edition.EN_2022, Edition.DE_2024):
         check_game(preset("advanced_all", players, edition), seed, rng_seed)
@@ -225,7 +225,7 @@ def crowd_piles_with_actions(state: GameState, rng: random.Random) -> GameState:
     run into actions early, while seats still lack sets."""
     from msgspec.structs import replace
 
-    from service.domain.cards import SWAP, Kind, card_table
+    from cya_rules.cards import SWAP, Kind, card_table
 
     table = card_table(state.ruleset.edition)
     hands = [list(h) for h in state.hands]
@@ -272,7 +272,7 @@ def test_given_action_cards_crowding_the_draft_piles_then_a_round_still_ends_cle
 ) -> None:
     """RULES §14.6: revealed Swaps and Moves, their chains and returns, with seats that often
     have no set yet — every flip sequence ends and every invariant holds."""
-    from service.domain import preset
+    from cya_rules import preset
 
     rng = random.Random(rng_seed)
     rs = preset("advanced_all", players, edition, end_mode=EndMode.QUICK)

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import msgspec
 
-from service.domain import RuleSet, execute
-from service.domain.commands import DraftSet
-from service.domain.events import (
+from cya_rules import RuleSet, execute
+from cya_rules.commands import DraftSet
+from cya_rules.events import (
     PileCardRevealed,
     RevealedActionDiscarded,
     RevealedActionReturned,
     RoundStarted,
 )
-from service.domain.replay import audit
-from service.domain.ruleset import AdvancedOptions
-from service.domain.state import GameState
+from cya_rules.replay import audit
+from cya_rules.ruleset import AdvancedOptions
+from cya_rules.state import GameState
 from tests.playthroughs.record import Playthrough, path_of
 
 from .checks import finishes_within

@@ -11,9 +11,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from service.domain import RuleSet, execute, new_game
-from service.domain.events import GameStarted
-from service.domain.ruleset import CURRENT_RULES_VERSION, RULES_VERSIONS
+from cya_rules import RuleSet, execute, new_game
+from cya_rules.events import GameStarted
+from cya_rules.ruleset import CURRENT_RULES_VERSION, RULES_VERSIONS
 from tests.playthroughs.record import Playthrough, dumps, path_of
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from msgspec import UNSET
 
-from service.domain import RuleSet, execute, player_view, redact, spectator_view, visibility
-from service.domain.cards import Edition, card_type
-from service.domain.commands import FormSet
-from service.domain.events import SetFormed
-from service.domain.state import GameState
+from cya_rules import RuleSet, execute, player_view, redact, spectator_view, visibility
+from cya_rules.cards import Edition, card_type
+from cya_rules.commands import FormSet
+from cya_rules.events import SetFormed
+from cya_rules.state import GameState
 
 from .checks import card_ids_in, hidden_from
 from .table import lay_out

@@ -9,13 +9,13 @@ from collections import Counter
 import msgspec
 import pytest
 
-from service.domain import RuleSet, StartGame, execute, new_game, preset
-from service.domain.cards import EDITIONS, Edition, Kind, all_cards, card_table, card_type
-from service.domain.commands import Discard
-from service.domain.events import RoundStarted
-from service.domain.rounds import round_deck
-from service.domain.ruleset import ALL_ADVANCED, AdvancedOptions, EndMode, LaterRoundsStart
-from service.domain.shuffle import round_seed, shuffled
+from cya_rules import RuleSet, StartGame, execute, new_game, preset
+from cya_rules.cards import EDITIONS, Edition, Kind, all_cards, card_table, card_type
+from cya_rules.commands import Discard
+from cya_rules.events import RoundStarted
+from cya_rules.rounds import round_deck
+from cya_rules.ruleset import ALL_ADVANCED, AdvancedOptions, EndMode, LaterRoundsStart
+from cya_rules.shuffle import round_seed, shuffled
 
 from .table import assert_conserved, lay_out, started
 
@@ -227,7 +227,7 @@ def test_given_a_rule_set_built_from_plain_strings_then_it_plays_the_same_rules(
     """RULES §3: a RuleSet built in code with the values' strings (as JSON carries them) must
     not silently play other rules — no draft piles for classic_2011, advanced options refused,
     and a to_million game that goes on below $1,000,000 (§12)."""
-    from service.domain.scoring import game_winners
+    from cya_rules.scoring import game_winners
 
     classic = RuleSet(players=2, edition="classic_2011")  # type: ignore[arg-type]
     assert not classic.uses_draft_piles and classic.hand_size == 5

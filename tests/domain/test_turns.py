@@ -7,9 +7,9 @@ import hashlib
 
 import pytest
 
-from service.domain import RuleSet, RuleViolation, execute, legal_commands, preset
-from service.domain.cards import Edition
-from service.domain.commands import (
+from cya_rules import RuleSet, RuleViolation, execute, legal_commands, preset
+from cya_rules.cards import Edition
+from cya_rules.commands import (
     Challenge,
     Discard,
     EndTurn,
@@ -19,9 +19,9 @@ from service.domain.commands import (
     PlaySwap,
     Respond,
 )
-from service.domain.events import CardsDrawn, RoundEnded, RoundStarted, TurnStarted
-from service.domain.ruleset import AdvancedOptions
-from service.domain.state import AwaitingAction
+from cya_rules.events import CardsDrawn, RoundEnded, RoundStarted, TurnStarted
+from cya_rules.ruleset import AdvancedOptions
+from cya_rules.state import AwaitingAction
 
 from .table import assert_conserved, kinds, lay_out, run
 
@@ -219,7 +219,7 @@ def test_given_an_empty_draw_pile_then_empty_hands_are_skipped_and_the_round_end
 
 
 def _commitment(state: object, round_no: int) -> str:
-    from service.domain.shuffle import commitment, round_seed
+    from cya_rules.shuffle import commitment, round_seed
 
     return commitment(round_seed(state.master_seed, round_no))  # type: ignore[attr-defined]
 

@@ -3,7 +3,7 @@ cards leave the domain."""
 
 from __future__ import annotations
 
-from service.domain import (
+from cya_rules import (
     RuleSet,
     StartGame,
     execute,
@@ -14,8 +14,8 @@ from service.domain import (
     spectator_view,
     visibility,
 )
-from service.domain.commands import Discard
-from service.domain.events import CardsDrawn, GameStarted, RoundStarted
+from cya_rules.commands import Discard
+from cya_rules.events import CardsDrawn, GameStarted, RoundStarted
 
 from .checks import card_ids_in
 from .table import lay_out

@@ -83,7 +83,7 @@ async def test_given_lost_publishes_then_one_query_a_round_finds_the_one_game_th
     # and only the feed behind reads its log.
     import sqlalchemy as sa
 
-    from service.domain.legal import legal_commands
+    from cya_rules.legal import legal_commands
     from service.events.migrate import upgrade
     from service.wiring.bootstrap import build
     from service.wiring.settings import Settings

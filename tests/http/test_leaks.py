@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from service.domain.events import RevealedActionReturned, RoundStarted
-from service.domain.views import sets_shown
+from cya_rules.events import RevealedActionReturned, RoundStarted
+from cya_rules.views import sets_shown
 from service.wiring.bootstrap import build
 
 from .contract_check import assert_fits

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.domain.ruleset import CURRENT_RULES_VERSION
+from cya_rules.ruleset import CURRENT_RULES_VERSION
 
 
 async def test_given_the_catalogue_then_every_rules_version_is_listed_with_its_changes(api):

@@ -7,9 +7,9 @@ import hashlib
 
 import pytest
 
-from service.domain import RuleViolation, legal_commands, preset
-from service.domain.client_seeds import ClientSeed, bot_seed, deal_key
-from service.domain.events import GameStarted
+from cya_rules import RuleViolation, legal_commands, preset
+from cya_rules.client_seeds import ClientSeed, bot_seed, deal_key
+from cya_rules.events import GameStarted
 from service.pipeline.deciders import (
     creation,
     expired_clock,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from service.domain import (
+from cya_rules import (
     Command,
     Event,
     RuleSet,
@@ -22,8 +22,8 @@ from service.domain import (
     new_game,
     preset,
 )
-from service.domain.cards import Edition
-from service.domain.ruleset import AdvancedOptions, EndMode, LaterRoundsStart, TiePolicy
+from cya_rules.cards import Edition
+from cya_rules.ruleset import AdvancedOptions, EndMode, LaterRoundsStart, TiePolicy
 
 HERE = Path(__file__).parent
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from service.bots import random_policy
-from service.domain import EndMode, legal_commands, player_view, preset
+from cya_rules import EndMode, legal_commands, player_view, preset
+from cya_rules.bots import random_policy
 from service.pipeline import Outcome, Pipeline
 from service.table.clock import deadline
 from service.table.game import Game

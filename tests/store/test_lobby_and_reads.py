@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from service.domain import GameView, RuleViolation
+from cya_rules import GameView, RuleViolation
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks
 from service.projections.due import overdue

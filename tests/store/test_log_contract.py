@@ -7,9 +7,9 @@ import asyncio
 import pytest
 import sqlalchemy as sa
 
+from cya_rules import RuleViolation
+from cya_rules.commands import EndTurn
 from service.audit.verify import verify
-from service.domain import RuleViolation
-from service.domain.commands import EndTurn
 from service.events.group_commit import _PG_COMMIT
 from service.events.hot_reads import HotReads, compiled
 from service.events.records import (

@@ -7,8 +7,8 @@ import asyncio
 import msgspec
 import sqlalchemy as sa
 
-from service.domain import GameView, player_view, spectator_view
-from service.domain.events import CardsDrawn, GameStarted, RoundStarted
+from cya_rules import GameView, player_view, spectator_view
+from cya_rules.events import CardsDrawn, GameStarted, RoundStarted
 from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.projections.rebuild import rebuild
 from service.projections.rows import seat_view_json

@@ -10,8 +10,8 @@ import pytest
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from service.bots import random_policy
-from service.domain import legal_commands, player_view, preset
+from cya_rules import legal_commands, player_view, preset
+from cya_rules.bots import random_policy
 from service.events.tables import rating_changes
 from service.events.tables import ratings as ratings_table
 from service.pipeline import Pipeline

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from service.domain import preset
+from cya_rules import preset
 from service.events.backends import open_store
 from service.events.chain import event_hash
 from service.events.event_store import EventStore

@@ -6,9 +6,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from cya_rules import Event, RuleSet, StartGame
+from cya_rules.ruleset import CURRENT_RULES_VERSION
 from service.audit.verify import verify
-from service.domain import Event, RuleSet, StartGame
-from service.domain.ruleset import CURRENT_RULES_VERSION
 from service.events.codec import default_codec
 from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, Start, create

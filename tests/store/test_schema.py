@@ -13,8 +13,8 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from service.domain import StartGame, execute, new_game, player_view, preset, spectator_view
-from service.domain.events import CardDiscarded
+from cya_rules import StartGame, execute, new_game, player_view, preset, spectator_view
+from cya_rules.events import CardDiscarded
 from service.events.codec import EventCodec
 from service.events.engine import create_engine
 from service.events.group_commit import _PG_COMMIT
@@ -236,8 +236,8 @@ def test_a_group_write_looks_rows_up_by_key_however_many_games_there_are():
 def test_given_a_revealed_move_stored_with_pairs_then_it_reads_as_moves():
     # Schema version 1 wrote each move as a [seat, direction] pair; generated clients could
     # not type it, so version 2 writes objects, and the old rows are read as those.
-    from service.domain.events import RevealedMoveApplied
-    from service.domain.state import StackMove
+    from cya_rules.events import RevealedMoveApplied
+    from cya_rules.state import StackMove
     from service.events.codec import default_codec
 
     stored = (b'{"type":"revealed_move_applied","pile":2,"card":"move#1",'

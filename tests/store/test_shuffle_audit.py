@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from service.bots import play_game, random_policy
-from service.domain import EndMode, preset
-from service.domain.events import CardsDrawn, GameStarted, RoundEnded, RoundStarted
-from service.domain.replay import audit
-from service.domain.views import redact
+from cya_rules import EndMode, preset
+from cya_rules.bots import play_game, random_policy
+from cya_rules.events import CardsDrawn, GameStarted, RoundEnded, RoundStarted
+from cya_rules.replay import audit
+from cya_rules.views import redact
 
 RULESET = preset("advanced_all", 3, end_mode=EndMode.HIGHEST_AFTER_3_ROUNDS)
 

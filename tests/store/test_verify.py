@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
+from cya_rules import EndMode, preset
 from service.audit.verify import verify
-from service.domain import EndMode, preset
 from service.events.chain import event_hash
 from service.events.tables import events
 from service.table.game import GENESIS_HASH

@@ -14,10 +14,10 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
+from cya_rules import EndMode, preset
+from cya_rules.ruleset import RuleSet
 from service.audit.verify import verify
 from service.cli.main import main
-from service.domain import EndMode, preset
-from service.domain.ruleset import RuleSet
 from service.pipeline import deciders
 from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, SetClientSeed, Start, TakeSeat

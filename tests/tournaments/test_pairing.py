@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from service.domain import EndMode, RuleSet
+from cya_rules import EndMode, RuleSet
 from service.tournaments.decide import (
     CreateTournament,
     OpenTable,

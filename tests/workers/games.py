@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from service.domain import EndMode, preset
+from cya_rules import EndMode, preset
 from service.events.tables import commands, events
 from service.table.lobby_commands import CreateGame, Start
 from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from service.bots import random_policy
-from service.domain import legal_commands, player_view
+from cya_rules import legal_commands, player_view
+from cya_rules.bots import random_policy
 from service.events.migrate import upgrade
 from service.events.tables import due_work
 from service.scheduling.decision_job import take_due_decision

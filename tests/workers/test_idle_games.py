@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from cya_rules import RuleViolation, legal_commands
+from cya_rules.ruleset import preset
 from service.audit.verify import verify
-from service.domain import RuleViolation, legal_commands
-from service.domain.ruleset import preset
 from service.events.migrate import upgrade
 from service.events.tables import games, rating_changes
 from service.projections import ratings

@@ -10,8 +10,8 @@ import time
 import msgspec
 import sqlalchemy as sa
 
-from service.domain import EndMode, RuleSet
-from service.domain.events import RoundStarted
+from cya_rules import EndMode, RuleSet
+from cya_rules.events import RoundStarted
 from service.events.tables import tournaments
 from service.tournaments.entrants import BotEntrant
 from service.tournaments.runner.log import load, rebuild

@@ -12,9 +12,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Parameter
 
+from cya_rules import player_view, spectator_view
+from cya_rules.docs import doc
 from service.audit.verify import VerifyReport, verify
-from service.domain import player_view, spectator_view
-from service.domain.docs import doc
 from service.events.codec import EventCodec
 from service.events.records import StoredRow
 from service.http.context import Authed, authenticate_or_watch, runtime_of, viewer_in

@@ -21,8 +21,8 @@ from litestar.params import HeaderParameter, Parameter
 from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
-from service.domain.events import CardDiscarded
-from service.domain.views import Viewer
+from cya_rules.events import CardDiscarded
+from cya_rules.views import Viewer
 from service.events.records import StoredEvent, redacted_for
 from service.http import examples
 from service.http.context import (

@@ -14,8 +14,8 @@ from litestar import Controller, Response, get, post
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
 from litestar.params import Body, HeaderParameter, Parameter
 
-from service.domain import EndMode, GameView, RuleSet, RuleViolation, spectator_view
-from service.domain.cards import Edition
+from cya_rules import EndMode, GameView, RuleSet, RuleViolation, spectator_view
+from cya_rules.cards import Edition
 from service.http import examples
 from service.http.context import (
     WATCHER,

@@ -11,8 +11,8 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.params import Body, Parameter
 
-from service.domain import RuleCode, RuleViolation, legal_commands
-from service.domain.commands import SeatCommand
+from cya_rules import RuleCode, RuleViolation, legal_commands
+from cya_rules.commands import SeatCommand
 from service.events.records import GameNotFound, redacted_for
 from service.http import examples
 from service.http.context import (

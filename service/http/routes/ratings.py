@@ -9,7 +9,7 @@ import msgspec
 from litestar import Controller, get
 from litestar.params import Parameter
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.http.context import Authed, authenticate_or_watch, runtime_of
 from service.http.problems import Problem, problem_responses
 from service.http.schemas.players import PlayerOut

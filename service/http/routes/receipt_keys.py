@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Request, get
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.http.context import refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses

@@ -7,10 +7,10 @@ from typing import Annotated, Any, cast
 import msgspec
 from litestar import get
 
-from service.bots import LEVELS
-from service.domain.cards import EDITIONS, CardSpec, Edition
-from service.domain.docs import doc
-from service.domain.ruleset import (
+from cya_rules.bots import LEVELS
+from cya_rules.cards import EDITIONS, CardSpec, Edition
+from cya_rules.docs import doc
+from cya_rules.ruleset import (
     CURRENT_RULES_VERSION,
     RULES_VERSIONS,
     RuleSet,

@@ -11,7 +11,7 @@ import msgspec
 from litestar import Controller, Response, get, post
 from litestar.params import Parameter
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.http.context import Authed, authenticate, authenticate_or_watch, runtime_of
 from service.http.problems import Problem, forbidden, malformed, problem_responses
 from service.http.routes.games import IdempotencyKey, command_id_of

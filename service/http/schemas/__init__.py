@@ -4,7 +4,7 @@ one module per resource. Their class names are the contract's component names.
 
 from __future__ import annotations
 
-from service.domain.commands import SeatCommand
+from cya_rules.commands import SeatCommand
 from service.http.schemas.games import AddBotBody, JoinSeat, NewGame
 from service.http.schemas.matchmaking import DeclineChallenge, NewChallenge, NewSeek
 from service.http.schemas.players import NewPlayer

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.events.codec import AnyEvent
 from service.http.schemas.descriptions import DEADLINE_DOC, GAME_ID_DOC
 from service.receipts import Receipt

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain import GameView, RuleSet
-from service.domain.client_seeds import MAX_CLIENT_SEED
-from service.domain.docs import doc
+from cya_rules import GameView, RuleSet
+from cya_rules.client_seeds import MAX_CLIENT_SEED
+from cya_rules.docs import doc
 from service.http.schemas.descriptions import AWAITING_DOC, DEADLINE_DOC, VERSION_DOC
 from service.http.schemas.ratings import RatingChange
 from service.table.lobby import RATED_DOC, SPECTATOR_DELAY_DOC

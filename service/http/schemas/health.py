@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 
 class Health(msgspec.Struct):

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain import RuleSet
-from service.domain.cards import Edition
-from service.domain.docs import doc
+from cya_rules import RuleSet
+from cya_rules.cards import Edition
+from cya_rules.docs import doc
 from service.http.schemas.games import SeatNo
 from service.matchmaking.challenges import ChallengeStatus
 from service.matchmaking.seeks import SeekStatus

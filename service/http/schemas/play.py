@@ -8,9 +8,9 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain import GameView
-from service.domain.commands import SeatCommand
-from service.domain.docs import doc
+from cya_rules import GameView
+from cya_rules.commands import SeatCommand
+from cya_rules.docs import doc
 from service.http.schemas.descriptions import (
     AWAITING_DOC,
     DEADLINE_DOC,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 from service.http.schemas.ratings import RatingOut
 
 # A name is shown to other players: something visible, on one line, without control characters

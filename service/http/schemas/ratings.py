@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 RatingFamily = Literal["2p", "3-6p"]
 FAMILY_DOC = "Which games: `2p` (2-player games) or `3-6p` (3 to 6 players), rated apart."

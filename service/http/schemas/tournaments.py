@@ -7,8 +7,8 @@ from typing import Annotated
 
 import msgspec
 
-from service.domain import RuleSet
-from service.domain.docs import doc
+from cya_rules import RuleSet
+from cya_rules.docs import doc
 from service.tournaments.decide import MAX_DEALS, MAX_ENTRANTS
 from service.tournaments.entrants import Entrant
 from service.tournaments.events import Format

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.domain.docs import doc
+from cya_rules.docs import doc
 
 EventType = Literal["seated", "game_started", "your_turn", "game_finished", "events"]
 _URL = ("Where to POST: `http` or `https`, resolving to a public address (private, loopback "

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 import msgspec
 from sqlalchemy.exc import IntegrityError
 
-from service.domain import RuleSet, RuleViolation
+from cya_rules import RuleSet, RuleViolation
 from service.events.event_store import EventStore
 from service.matchmaking.challenges import (
     Challenge,

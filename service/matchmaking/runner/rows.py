@@ -11,7 +11,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from service.domain import RuleSet
+from cya_rules import RuleSet
 from service.events.tables import challenges, seeks
 from service.matchmaking.challenges import Challenge, ChallengeStatus
 from service.matchmaking.seeks import Kind, Seek, SeekStatus

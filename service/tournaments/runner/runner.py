@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import cast
 
-from service.domain import RuleSet, RuleViolation
+from cya_rules import RuleSet, RuleViolation
 from service.pipeline import Pipeline
 from service.table.game import Game
 from service.table.lobby_commands import CreateGame, Start

@@ -11,10 +11,10 @@ from typing import Annotated
 
 import msgspec
 
+from cya_rules.docs import doc
+from cya_rules.events import RoundEnded, RoundStarted
+from cya_rules.shuffle import round_seed
 from service.audit.verify import verify as verify_game
-from service.domain.docs import doc
-from service.domain.events import RoundEnded, RoundStarted
-from service.domain.shuffle import round_seed
 from service.events.chain import event_hash
 from service.events.event_store import EventStore
 from service.table.game import GENESIS_HASH

@@ -9,10 +9,10 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from service.domain.cards import PENNY_JAR, Kind, all_cards, card_table
-from service.domain.sets import Table, is_matching
-from service.domain.state import AwaitingChallengeReply
-from service.domain.views import GameView
+from cya_rules.cards import PENNY_JAR, Kind, all_cards, card_table
+from cya_rules.sets import Table, is_matching
+from cya_rules.state import AwaitingChallengeReply
+from cya_rules.views import GameView
 
 WILD = "*wild*"  # the key under which unseen wilds are counted: each matches every set
 

@@ -13,11 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.domain import commands
-from service.domain.cards import Kind, card_table
-from service.domain.commands import SeatCommand
-from service.domain.sets import Table
-from service.domain.state import (
+from cya_rules import commands
+from cya_rules.cards import Kind, card_table
+from cya_rules.commands import SeatCommand
+from cya_rules.sets import Table
+from cya_rules.state import (
     AwaitingChallengeReply,
     AwaitingMoveDirections,
     CardSet,

@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from service.domain.commands import SeatCommand
-from service.domain.views import GameView
+from cya_rules.commands import SeatCommand
+from cya_rules.views import GameView
 
 from .expert import expert_policy
 from .greedy import greedy_policy

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.domain import RuleSet
+from cya_rules import RuleSet
 
 from .levels import POLICIES
 from .policy import Policy, play_game, random_policy

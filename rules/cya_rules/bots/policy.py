@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from service.domain import (
+from cya_rules import (
     GameState,
     RuleSet,
     StartGame,
@@ -15,9 +15,9 @@ from service.domain import (
     new_game,
     player_view,
 )
-from service.domain.commands import SeatCommand
-from service.domain.events import Event
-from service.domain.views import GameView
+from cya_rules.commands import SeatCommand
+from cya_rules.events import Event
+from cya_rules.views import GameView
 
 Policy = Callable[[GameView, Sequence[SeatCommand], random.Random], SeatCommand]
 

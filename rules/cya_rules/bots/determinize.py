@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from service.domain.cards import Kind, all_cards, card_table
-from service.domain.state import AwaitingChallengeReply, CardSet, GameState
-from service.domain.views import GameView
+from cya_rules.cards import Kind, all_cards, card_table
+from cya_rules.state import AwaitingChallengeReply, CardSet, GameState
+from cya_rules.views import GameView
 
 _TRIES = 20  # redraws of the hidden sets' contents before the careful fill (see _fill_sets)
 

@@ -15,8 +15,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from service.domain.cards import Kind, card_table
-from service.domain.commands import (
+from cya_rules.cards import Kind, card_table
+from cya_rules.commands import (
     Challenge,
     ChallengeDraft,
     ChooseMoveDirection,
@@ -28,8 +28,8 @@ from service.domain.commands import (
     Respond,
     SeatCommand,
 )
-from service.domain.state import AwaitingChallengeReply, AwaitingMoveDirections
-from service.domain.views import GameView, SetView
+from cya_rules.state import AwaitingChallengeReply, AwaitingMoveDirections
+from cya_rules.views import GameView, SetView
 
 from . import greedy
 from .card_counting import chance_at_most, unseen_cards

@@ -23,11 +23,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from service.domain import GameState, RuleViolation, execute, legal_commands
-from service.domain.cards import card_table
-from service.domain.commands import SeatCommand
-from service.domain.scoring import stack_value
-from service.domain.views import GameView
+from cya_rules import GameState, RuleViolation, execute, legal_commands
+from cya_rules.cards import card_table
+from cya_rules.commands import SeatCommand
+from cya_rules.scoring import stack_value
+from cya_rules.views import GameView
 
 from .determinize import sample_state
 from .expert import expert_scores

@@ -7,12 +7,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from service.domain import commands
-from service.domain.cards import Kind, card_table
-from service.domain.commands import SeatCommand
-from service.domain.sets import Table, pair_type
-from service.domain.state import AwaitingChallengeReply, AwaitingMoveDirections, Direction
-from service.domain.views import GameView, SetView
+from cya_rules import commands
+from cya_rules.cards import Kind, card_table
+from cya_rules.commands import SeatCommand
+from cya_rules.sets import Table, pair_type
+from cya_rules.state import AwaitingChallengeReply, AwaitingMoveDirections, Direction
+from cya_rules.views import GameView, SetView
 
 from .card_counting import chance_at_most, matching_units, unseen_cards
 
