@@ -62,6 +62,9 @@ def main(args: argparse.Namespace, console: Console) -> int:
     from cya_client.simulate.run import simulate_file
     from cya_rules import RuleSet
 
+    if not args.bot.is_file():
+        console.print(f"cya-bot simulate: no file {args.bot}", markup=False)
+        return 2
     against = tuple(level.strip() for level in args.against.split(",") if level.strip())
     try:
         ruleset = msgspec.convert({"players": args.players, "edition": args.edition,

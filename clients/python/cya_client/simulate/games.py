@@ -45,7 +45,8 @@ class Settings:
     def __post_init__(self) -> None:
         unknown = [level for level in self.against if level not in POLICIES]
         if not self.against or unknown:
-            raise ValueError(f"unknown levels {unknown}: choose from {', '.join(POLICIES)}")
+            named = f"unknown levels {', '.join(unknown)}" if unknown else "no levels"
+            raise ValueError(f"{named}: choose from {', '.join(POLICIES)}")
 
     @property
     def total(self) -> int:
@@ -55,7 +56,7 @@ class Settings:
 
     @property
     def field(self) -> tuple[str, ...]:
-        """The levels after the bot, clockwise."""
+        """The levels in the seats after the bot's, in seat order."""
         return tuple(self.against[i % len(self.against)]
                      for i in range(self.ruleset.players - 1))
 

@@ -5,7 +5,7 @@ gives the same table either way."""
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 from cya_client.bot.runner import Choose, GameResult
@@ -60,12 +60,7 @@ def _load(bot: Path, function: str, settings: Settings) -> None:
 def _play_chunk(games: list[Game]) -> list[GameResult]:
     assert _WORKER is not None
     choose, settings = _WORKER
-    return list(_played(choose, settings, games))
-
-
-def _played(choose: Choose, settings: Settings, games: list[Game]) -> Iterator[GameResult]:
-    for game in games:
-        yield play(settings, game, choose)
+    return [play(settings, game, choose) for game in games]
 
 
 def _number(result: GameResult) -> int:
