@@ -66,6 +66,7 @@ def test_given_a_real_game_then_the_simulators_views_and_commands_equal_the_serv
         states = _states(client, result.game_id)
 
     assert len(turns) > 5 and result.errors == 0
+    hidden = 0
     for turn in turns:
         state = states[turn.version]
         view, legal, _ = seat_turn(state, turn.seat)
@@ -75,5 +76,7 @@ def test_given_a_real_game_then_the_simulators_views_and_commands_equal_the_serv
         assert [type(c) for c in legal] == [type(c) for c in turn.legal_commands]
         assert legal == turn.legal_commands
         others = {c for seat, hand in enumerate(state.hands) if seat != turn.seat for c in hand}
-        assert others and not _cards(view) & others and not _cards(turn.view) & others
+        assert not _cards(view) & others and not _cards(turn.view) & others
         assert view.hand is not None and set(view.hand) == set(state.hands[turn.seat])
+        hidden += len(others)  # none once the other hands are played out, at a round's end
+    assert hidden > 0
