@@ -82,7 +82,7 @@ function seat(s, { view, names, edition, card, mySeat, hooks, hands, open, toggl
     awaited ? h('span', { class: 'badge' }, 'deciding') : ''),
   // In parts: a compact seat shows the stack's value alone.
   h('p', { class: 'meta' }, h('span', {}, `${s.hand_count} in hand · ${s.stack.length} set${s.stack.length === 1 ? '' : 's'} · `),
-    h('span', { class: 'm-stack' }, `stack ${money(s.stack_value)}`), h('span', {}, ` · total ${money(s.total)}`),
+    h('span', { class: 'm-stack' }, h('span', { class: 'm-word' }, 'stack '), money(s.stack_value)), h('span', {}, ` · total ${money(s.total)}`),
     s.round_wins ? h('span', {}, ` · ${s.round_wins} round win${s.round_wins === 1 ? '' : 's'}`) : ''),
   // What this seat did last (motion.js fills it): highlighted until the seat moves again.
   h('p', { class: 'last-move', dataset: { seat: s.seat } }),

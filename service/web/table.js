@@ -270,7 +270,7 @@ export async function mount(root, { id }) {
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : `Waiting for the other player${st.view.seats.length === 2 ? '' : 's'}`),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
-      st.legal.length ? h('p', { class: 'hint' }, st.selected.size
+      st.legal.length ? h('p', { class: `hint${st.selected.size ? '' : ' intro'}` }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
         : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,
       st.legal.length ? h('ul', { class: 'move-list' }, shown.map((c) => h('li', {}, moveButton(c)))) : null);
