@@ -58,7 +58,7 @@ export function cardFace(h, edition, id, attrs = {}) {
     // The ribbon is drawn by the stylesheet from data-ribbon: not part of the card's text.
     dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: c.kind }), ...(attrs.dataset || {}) },
   }, art(type),
-  h('span', { class: `name${name.length > 16 ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
+  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
 }
 
