@@ -101,7 +101,7 @@ function seat(s, { view, names, edition, card, mySeat, hooks, hands, open, toggl
 function fan(stack, edition, card) {
   const top = stack.at(-1), under = stack.slice(0, -1);
   return h('div', { class: 'fan' },
-    under.length ? h('div', { class: 'under', 'aria-hidden': 'true' }, under.slice(-6).map((set, i, shown) =>
+    under.length ? h('div', { class: 'under', 'aria-hidden': 'true' }, under.slice(-4).map((set, i, shown) =>
       h('span', { class: 'card mini', style: `--i:${i - shown.length}` }, art(set.type)))) : null,
     h('div', { class: 'top-set', style: `--n:${Math.min(top.count, 4)}` }, h('span', { class: 'sr-only' }, 'Top set: '),
       h('span', { class: 'pile-of', dataset: { count: top.count } }, card(top.top)),

@@ -9,7 +9,7 @@ import { h } from './dom.js';
 import { cardBack, cardFace } from './cards.js';
 import { sentence } from './log.js';
 
-const FLIGHT_MS = 520, STAGGER_MS = 90, PAUSE_MS = 260, RECENT = 3, MOST_QUEUED = 30;
+const FLIGHT_MS = 520, STAGGER_MS = 90, PAUSE_MS = 260, RECENT = 5, MOST_QUEUED = 30;
 // Decisions a seat makes: its "last move", highlighted at its seat until it moves again.
 const MOVES = new Set(['set_formed', 'card_discarded', 'challenge_opened', 'challenge_answered', 'challenge_conceded',
   'set_drafted', 'draft_challenge_passed', 'set_improved', 'swap_played', 'move_played', 'move_direction_chosen']);
