@@ -2,7 +2,7 @@
 loopback (uvicorn as `scripts/serve.sh` runs it, a fresh SQLite file, rate limits off).
 
 (a) JS + CSS + SVG the table loads (uncompressed bytes, every script, stylesheet and picture
-    a cold load of `#/game/ID` fetches; the cards' pictures are inline SVG in card-art.js)
+    a cold load of `#/game/ID` fetches; the cards' pictures are inline SVG in pictures.js)
                                                                             — target ≤ 200 KB
 (b) the page's own command: from its POST leaving `fetch` to the first animation frame after
     the table shows the answer's version, p95 (the table is drawn in its new state at once;

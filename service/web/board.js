@@ -2,7 +2,7 @@
 // running challenge as a duel, the scores. Used by the player's table, the watcher and the
 // audit viewer; `opts.hooks` lets the player's table hang actions on cards and seats.
 import { h } from './dom.js';
-import { art } from './card-art.js';
+import { art } from './pictures.js';
 import { cardBack, cardFace, money, typeName } from './cards.js';
 
 // The seat names a game's summary gives: a person's display name, or "Bot 3 (greedy)".

@@ -1,7 +1,7 @@
 // Card names and values per edition, from GET /v1/rulesets (loaded once). A card id is
 // `<type>#<n>`; its type carries the name and value. de_2024 games use the German names.
 import { api } from './api.js';
-import { art } from './card-art.js';
+import { art } from './pictures.js';
 
 let types = null; // edition -> type -> {kind, value, name_en, name_de}
 

@@ -25,7 +25,11 @@ export function playback(context) {
   const last = new Map(); // seat -> the sentence of its last move
   const lines = h('ol', { class: 'recent-lines' });
   const count = h('span', { class: 'left' });
-  const skip = h('button', { type: 'button', class: 'skip-motion', hidden: true, onclick: skipAll }, 'Skip » ', count);
+  // Pressed, it is gone: the keyboard goes on at the moves.
+  const skip = h('button', {
+    type: 'button', class: 'skip-motion', hidden: true,
+    onclick: () => { skipAll(); root.querySelector('.move-list button:not([disabled])')?.focus(); },
+  }, 'Skip » ', count);
   const el = h('section', { class: 'recent', 'aria-label': 'Last events' }, lines, skip);
   const layer = h('div', { class: 'motion-layer', 'aria-hidden': 'true' });
   document.body.append(layer);
@@ -42,7 +46,6 @@ export function playback(context) {
     for (const p of root.querySelectorAll('.last-move[data-seat]')) {
       const text = last.get(Number(p.dataset.seat));
       p.textContent = text || '';
-      p.closest('.seat')?.classList.toggle('moved', !!text);
     }
   }
 
@@ -75,8 +78,6 @@ export function playback(context) {
     skip.hidden = true;
     layer.getAnimations({ subtree: true }).forEach((a) => a.finish());
     wake?.();
-    // The button is gone: the keyboard goes on at the moves.
-    root.querySelector('.move-list button:not([disabled])')?.focus();
   }
 
   async function play(e) {

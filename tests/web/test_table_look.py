@@ -67,7 +67,7 @@ def test_every_card_type_of_every_edition_has_a_picture_and_a_legible_face(peopl
     faces: list[dict[str, Any]] = page.evaluate(
         """async (cards) => {
           const { cardFace } = await import('/cards.js');
-          const { ART } = await import('/card-art.js');
+          const { ART } = await import('/pictures.js');
           const { h } = await import('/dom.js');
           const hand = document.querySelector('.hand .cards');
           return cards.map(([edition, c]) => {
