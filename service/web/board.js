@@ -40,7 +40,7 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
   const card = (id, attrs) => cardFace(h, edition, id, attrs);
   const ctx = { view, names, edition, card, mySeat, hooks, hands, open, toggle };
   const me = mySeat === null ? null : view.seats[mySeat];
-  return h('section', { class: 'board', 'aria-label': 'The table', dataset: { version } },
+  return h('section', { class: `board${recent ? ' with-recent' : ''}`, 'aria-label': 'The table', dataset: { version } },
     h('div', { class: 'seats opponents' }, view.seats.filter((s) => s !== me).map((s) => seat(s, ctx))),
     h('div', { class: 'centre' },
       h('p', { class: 'turn', id: 'turn' },

@@ -33,7 +33,7 @@ export function playback(context) {
   const el = h('section', { class: 'recent', 'aria-label': 'Last events' }, lines, skip);
   const layer = h('div', { class: 'motion-layer', 'aria-hidden': 'true' });
   document.body.append(layer);
-  let root = document, since = null, upTo = 0, running = false, skipping = false, wake = null, duel = null;
+  let root = document, since = null, upTo = 0, running = false, skipping = false, wake = null, duel = null, ghost = null;
 
   function note(text, now = false) {
     lines.querySelector('.now')?.classList.remove('now');
@@ -44,8 +44,8 @@ export function playback(context) {
   // The seats' last moves, written into the table as drawn (it is redrawn whole).
   function paint() {
     for (const p of root.querySelectorAll('.last-move[data-seat]')) {
-      const text = last.get(Number(p.dataset.seat));
-      p.textContent = text || '';
+      const text = last.get(Number(p.dataset.seat)) || '';
+      if (p.textContent !== text) p.textContent = text;
     }
   }
 
@@ -61,6 +61,7 @@ export function playback(context) {
       while (queue.length && queue[0].version <= upTo) {
         const step = queue.shift();
         skip.hidden = skipping;
+        el.classList.toggle('playing', !skipping);
         count.textContent = `(${queue.length + 1})`;
         if (step.text) note(step.text, true);
         if (!skipping) await play(step.event);
@@ -69,6 +70,7 @@ export function playback(context) {
       running = false;
       skipping = false;
       skip.hidden = true;
+      el.classList.remove('playing');
       lines.querySelector('.now')?.classList.remove('now');
     }
   }
@@ -81,6 +83,10 @@ export function playback(context) {
   }
 
   async function play(e) {
+    // Where things are is read at the start of a frame, when the browser lays the page out
+    // anyway: never in the middle of drawing the table.
+    await new Promise((done) => requestAnimationFrame(done));
+    if (skipping) return;
     const flights = route(e, context().mySeat);
     const started = flights.map((f, i) => fly(f, i)).filter(Boolean);
     await Promise.all(started.map((a) => a.finished.catch(() => {})));
@@ -150,7 +156,8 @@ export function playback(context) {
     delete card.dataset.card;
     card.classList.add('ghost');
     layer.append(card);
-    const g = card.getBoundingClientRect();
+    ghost ||= card.getBoundingClientRect(); // every copy is one size (the layer's --cw)
+    const g = ghost;
     const at = (r, scale = 1) => `translate(${r.x + r.width / 2 - g.width / 2}px, ${r.y + r.height / 2 - g.height / 2}px) scale(${scale})`;
     const frames = flip
       ? [{ transform: `${at(b)} rotateY(90deg)`, opacity: 1 }, { transform: `${at(b)} rotateY(0deg)`, opacity: 1, offset: 0.6 }, { transform: at(b), opacity: 0 }]
@@ -194,6 +201,8 @@ export function playback(context) {
       paint();
       requestAnimationFrame(() => setTimeout(pump, 0));
     },
+    // The player moved: what led up to it has been seen.
+    skip: () => { if (running) skipAll(); },
     stop() { skipAll(); layer.remove(); },
   };
 }

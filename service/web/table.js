@@ -135,6 +135,7 @@ export async function mount(root, { id }) {
 
   async function send(command) {
     const answer = api.command(id, command);
+    motion.skip();
     // Only the move buttons change while it is on its way: no redraw of the whole table.
     st.busy = true; st.error = null; st.until = null;
     main.querySelectorAll('button.move').forEach((b) => { b.disabled = true; });
