@@ -2,9 +2,10 @@
 // state (a screen reader, a test, a quick player need no wait); this module then replays the
 // batch's events over it, one after another at a readable pace: a copy of each card flies
 // from where it was to where it went (Web Animations, in a layer above the page that takes
-// no clicks), and the line under the piles tells each event as it plays. Bots answer at
-// once, so their 5–15 events land together; here they keep a person's pace (docs/web.md says
-// why this is done in the page). "Skip" ends the replay; prefers-reduced-motion turns it off.
+// no clicks), and the box by the piles tells each event as it plays. Bots answer at once,
+// so their 5–15 events land together; here they keep a person's pace (docs/web-table.md
+// says why in the page). "Skip" or the player's own move ends the replay;
+// prefers-reduced-motion turns it off.
 import { h } from './dom.js';
 import { cardBack, cardFace } from './cards.js';
 import { sentence } from './log.js';
