@@ -13,6 +13,7 @@ import msgspec
 
 from .commands import StartGame
 from .decide import execute
+from .errors import RuleViolation
 from .events import CardsDrawn, Event, GameStarted, RoundEnded, RoundStarted
 from .evolve import evolve
 from .legal import legal_commands
@@ -91,7 +92,10 @@ def _rules_problem(opening: GameStarted, log: Sequence[Event]) -> Finding | None
     a bot's or a timeout's), automatic steps (draws, flips, scoring, the next deal) included.
     The log does not record the commands, so each awaited seat's legal commands are tried."""
     start = StartGame(opening.seed or b"", opening.client_seeds)
-    events, state = execute(new_game(opening.ruleset), start, None)
+    try:
+        events, state = execute(new_game(opening.ruleset), start, None)
+    except RuleViolation as exc:  # a start no server could have made: the log was changed
+        return Finding(0, f"the game cannot start as game_started says: {exc}")
     i = _matching(log, 0, events)
     if i < len(events):
         return Finding(i, "the game's start is not what its seed and rules give")
