@@ -8,10 +8,12 @@ only when receipts are checked: the rest of `cya-verify` runs without it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -55,19 +57,28 @@ def key_id_of(public_key_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(public_key_hex)).hexdigest()[:16]
 
 
-def signature_holds(receipt: Receipt, keys: Mapping[str, str]) -> bool:
-    """Whether the receipt was signed by the key it names, one of `keys`."""
+@functools.cache
+def _public_key(public_hex: str) -> Any:
+    """The key, loaded once for all the receipts it signed (`None`: not a key)."""
     try:
-        from cryptography.exceptions import InvalidSignature
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     except ImportError:
         raise ReceiptsUnavailable(f"cannot check signatures: {INSTALL_HINT}") from None
-    public = keys.get(receipt.key_id)
-    if public is None or key_id_of(public) != receipt.key_id:
-        return False
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public)).verify(
-            bytes.fromhex(receipt.signature), message_of(receipt))
+        return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
+    except ValueError:
+        return None
+
+
+def signature_holds(receipt: Receipt, keys: Mapping[str, str]) -> bool:
+    """Whether the receipt was signed by the key it names, one of `keys`."""
+    public = keys.get(receipt.key_id)
+    key = None if public is None or key_id_of(public) != receipt.key_id else _public_key(public)
+    if key is None:
+        return False
+    from cryptography.exceptions import InvalidSignature
+    try:
+        key.verify(bytes.fromhex(receipt.signature), message_of(receipt))
     except (InvalidSignature, ValueError):
         return False
     return True
