@@ -1,6 +1,6 @@
-"""docs/audit.md's commands work as written: its `curl` lines save a real game's history,
-salt and keys from a real server, and its `cya-verify` lines pass on them (with the receipts
-the game's players kept)."""
+"""docs/audit.md's commands work as written: its `curl` lines (and its SDK snippet) save a
+real game's history, salt and keys from a real server, and its `cya-verify` lines pass on them
+(with the receipts the game's players kept)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
+import httpx
+
+from cya_rules.verify.cli import main
 from tests.http.conftest import Live
 
 from .games import Saved
@@ -18,8 +22,9 @@ from .games import Saved
 DOC = Path(__file__).resolve().parents[2] / "docs" / "audit.md"
 
 
-def _blocks() -> list[str]:
-    return re.findall(r"```bash\n(.*?)```", DOC.read_text(), re.S)
+def _blocks(language: str = "bash") -> list[str]:
+    return [textwrap.dedent(b) for b in re.findall(rf"```{language}\n(.*?)```", DOC.read_text(),
+                                                   re.S)]
 
 
 def test_the_doc_saves_and_verifies_a_game_as_it_says(four_player_game: Saved, verify_live: Live,
@@ -43,3 +48,20 @@ def test_the_doc_saves_and_verifies_a_game_as_it_says(four_player_game: Saved, v
         assert run.returncode == 0, (line, run.stdout, run.stderr)
         assert "verified: every check passed" in run.stdout
     assert "receipts" in run.stdout  # the last line checked them
+
+
+def test_the_docs_sdk_snippet_saves_the_same_files(four_player_game: Saved, verify_live: Live,
+                                                   tmp_path: Path, monkeypatch):
+    (snippet,) = _blocks("python")
+    monkeypatch.chdir(tmp_path)
+    key = httpx.post(f"{verify_live.url}/v1/players", json={"name": "auditor"}).json()["api_key"]
+
+    exec(snippet, {"URL": verify_live.url, "KEY": key, "GAME": four_player_game.game_id})
+
+    game = four_player_game.game_id
+    assert (tmp_path / f"{game}.history.ndjson").read_bytes() == \
+        four_player_game.history.read_bytes()
+    assert (tmp_path / f"{game}.salt").read_text() == (four_player_game.folder /
+                                                       f"{game}.salt").read_text()
+    assert main([f"{game}.history.ndjson", "--receipts", "cya-receipts", "--keys",
+                 "keys.json"]) == 0  # the history's own receipt, kept by the box
