@@ -39,12 +39,35 @@ def other_game(verify_live: Live, tmp_path_factory: pytest.TempPathFactory) -> S
                              edition="de_2024", rules_version=CURRENT_RULES_VERSION, seed=2)
 
 
+@pytest.fixture(scope="session")
+def _kinds_played() -> dict[tuple[str, int], Saved]:
+    return {}
+
+
+def _kind(request: pytest.FixtureRequest, live: Live, tmp: pytest.TempPathFactory,
+          played: dict[tuple[str, int], Saved]) -> Saved:
+    edition, version = request.param
+    if (edition, version) not in played:
+        with httpx.Client(base_url=live.url, timeout=30) as http:
+            played[edition, version] = play_and_save(
+                http, tmp.mktemp(f"{edition}-v{version}"), players=2, edition=edition,
+                rules_version=version, seed=version)
+    return played[edition, version]
+
+
 @pytest.fixture(scope="session", params=[(e, v) for e in EDITIONS for v in RULES_VERSIONS],
                 ids=lambda p: f"{p[0]}-v{p[1]}")
 def every_kind_of_game(request: pytest.FixtureRequest, verify_live: Live,
-                       tmp_path_factory: pytest.TempPathFactory) -> Saved:
+                       tmp_path_factory: pytest.TempPathFactory,
+                       _kinds_played: dict[tuple[str, int], Saved]) -> Saved:
     """A finished 2-player game of each edition under each rules version still supported."""
-    edition, version = request.param
-    with httpx.Client(base_url=verify_live.url, timeout=30) as http:
-        return play_and_save(http, tmp_path_factory.mktemp(f"{edition}-v{version}"),
-                             players=2, edition=edition, rules_version=version, seed=version)
+    return _kind(request, verify_live, tmp_path_factory, _kinds_played)
+
+
+@pytest.fixture(scope="session", params=[(e, v) for e in EDITIONS for v in RULES_VERSIONS[:-1]],
+                ids=lambda p: f"{p[0]}-v{p[1]}")
+def older_kind_of_game(request: pytest.FixtureRequest, verify_live: Live,
+                       tmp_path_factory: pytest.TempPathFactory,
+                       _kinds_played: dict[tuple[str, int], Saved]) -> Saved:
+    """The same games, of the rules versions before the current one."""
+    return _kind(request, verify_live, tmp_path_factory, _kinds_played)

@@ -63,6 +63,28 @@ def test_given_every_edition_and_rules_version_untampered_then_it_verifies_clean
     assert created["ruleset"]["edition"] == saved.edition
 
 
+def test_given_a_game_as_servers_before_rules_version_4_logged_it_then_it_verifies_clean(
+        older_kind_of_game: Saved, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Before version 4 game_created committed to nothing and held no seed (so it was
+    public), and the deal drew the master seed: the same game, logged as it was then."""
+    saved = _copy(older_kind_of_game, tmp_path)
+    lines = forge.read(saved.history)
+    created = lines[0].event()
+    for field in ("seed_sha256", "client_seeds", "master_seed", "client_seed"):
+        created.pop(field, None)
+    lines[0].set_event(created)
+    lines[0].meta["visibility"] = "public"
+    forge.rechain(saved.game_id, lines)
+    forge.write(saved.history, lines)
+
+    code = main([str(saved.history), "--json"])  # its receipts were signed on today's log
+    report = json.loads(capsys.readouterr().out)
+
+    assert code == 0, report
+    seeds = next(c for c in report["checks"] if c["name"] == "seeds")
+    assert seeds["detail"].startswith("no commitment at creation (rules before version 4)")
+
+
 def test_given_the_four_player_game_then_the_report_reads_for_people(
         four_player_game: Saved, capsys: pytest.CaptureFixture[str]):
     code = main([str(four_player_game.history), "--receipts", str(four_player_game.receipts),
