@@ -274,3 +274,13 @@ def test_the_forger_writes_lines_the_verifier_reads_back_unchanged(four_player_g
     assert msgspec.json.decode(saved.history.read_bytes().splitlines()[0])["data"] == \
         msgspec.json.decode(four_player_game.history.read_bytes().splitlines()[0])["data"]
     assert saved.history.read_bytes() == four_player_game.history.read_bytes()
+
+
+def test_given_the_wrong_game_id_then_the_chain_breaks_at_once_and_says_why(
+        four_player_game: Saved, capsys: pytest.CaptureFixture[str]):
+    code = main([str(four_player_game.history), "--game", "not-this-game"])
+
+    assert code == 1
+    out = capsys.readouterr().out
+    assert "version 1: the hash chain breaks here" in out
+    assert "(or not-this-game is not this history's game: --game)" in out

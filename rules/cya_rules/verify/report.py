@@ -47,7 +47,7 @@ def verify_history(game_id: str, lines: Sequence[HistoryLine],
     if not lines:
         return Report(game_id, 0, [Check("hash chain", False, "the history is empty")])
     read = read_log(game_id, lines)
-    checks = [_chain_check(read.finding, len(lines))]
+    checks = [_chain_check(read.finding, len(lines), game_id)]
     times = check_times(lines, now)
     checks.append(Check("times", True, "the recorded times never go back") if times is None
                   else Check("times", False, f"version {times.version}: {times.reason}",
@@ -71,9 +71,13 @@ def verify_history(game_id: str, lines: Sequence[HistoryLine],
     return Report(game_id, len(lines), checks)
 
 
-def _chain_check(finding: Finding | None, count: int) -> Check:
+def _chain_check(finding: Finding | None, count: int, game_id: str) -> Check:
     if finding is not None:
-        return Check("hash chain", False, f"version {finding.version}: {finding.reason}",
+        # The first hash covers the game's id, which the lines leave out: a wrong one breaks
+        # the chain at once.
+        hint = f" (or {game_id} is not this history's game: --game)" \
+            if finding.version == 1 and "hash chain" in finding.reason else ""
+        return Check("hash chain", False, f"version {finding.version}: {finding.reason}{hint}",
                      finding.version)
     return Check("hash chain", True, f"{count} events from version 1, every hash recomputed, "
                                      "every visibility as its event says")
