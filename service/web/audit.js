@@ -145,12 +145,12 @@ function handsByVersion(lines) {
 // check it again offline: `cya-verify ID.history.ndjson --receipts . --keys keys.json`.
 async function checkHere(st, box) {
   const { id, lines, file } = st;
+  const keys = await api.receiptKeys().catch(() => ({ keys: [] }));
   let results;
   try {
     const chain = await checkChain(id, lines);
-    const kept = receipts.of(id);
     results = [['Hash chain', chain], ['Seeds', await checkSeeds(lines)],
-      ['Receipts', await checkReceipts(id, chain.hashes, kept, await api.receiptKeys(), file.salt)]];
+      ['Receipts', await checkReceipts(id, chain.hashes, receipts.of(id), keys, file.salt)]];
   } catch (err) { // no WebCrypto here (an old browser, a page not served over HTTPS)
     results = [['WebCrypto', { ok: false, reason: `cannot check here: ${err.message}` }]];
   }
@@ -165,6 +165,6 @@ async function checkHere(st, box) {
     h('p', { class: 'hint' }, 'Check it offline with cya-verify (docs/audit.md): ',
       save(`${id}.history.ndjson`, file.text, 'history'), ' · ', save(`${id}.salt`, `${file.salt}\n`, 'salt'), ' · ',
       save(`${id}.receipts.ndjson`, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'receipts'), ' · ',
-      save('keys.json', JSON.stringify(await api.receiptKeys().catch(() => ({ keys: [] }))), 'keys')));
+      save('keys.json', JSON.stringify(keys), 'keys')));
   if (failed) announce('The check in your browser failed.', 'error');
 }
