@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import msgspec
 
 from .commands import StartGame
-from .decide import execute
+from .decide import execute, execute_if_first
 from .errors import RuleViolation
 from .events import CardsDrawn, Event, GameStarted, RoundEnded, RoundStarted
 from .evolve import evolve
@@ -121,7 +121,10 @@ def _explained_run(state: GameState, log: Sequence[Event], i: int
     furthest = i
     for seat in state.pending_seats():
         for command in legal_commands(state, seat):
-            events, after = execute(state, command, seat)
+            ran = execute_if_first(state, command, seat, log[i])
+            if ran is None:  # its first event is not the log's: it matches nothing
+                continue
+            events, after = ran
             matched = _matching(log, i, events)
             if events and matched == i + len(events):
                 return matched, after
