@@ -12,12 +12,12 @@ from msgspec.structs import replace
 
 from cya_rules import RuleCode, RuleViolation, StartGame, execute, preview
 from cya_rules.commands import SeatCommand
-from service.events.codec import AnyEvent
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.lobby import GameCreated, SeatResigned
+from cya_rules.table.seeds import client_seeds_at_deal
+from cya_rules.table.timeouts import ClockRestarted
 from service.table.game import Game, apply, apply_all
-from service.table.lobby import GameCreated, SeatResigned
 from service.table.lobby_commands import LobbyCommand, Start, decide_lobby
-from service.table.seeds import client_seeds_at_deal
-from service.table.timeouts import ClockRestarted
 
 
 class Decided(NamedTuple):

@@ -20,6 +20,7 @@ from msgspec.structs import replace
 
 from cya_rules import RuleViolation
 from cya_rules.commands import SeatCommand
+from cya_rules.log.visibility import visibility_of
 from service.events.event_store import EventStore
 from service.events.records import (
     AppendRejected,
@@ -30,7 +31,6 @@ from service.events.records import (
     ReadModelRows,
     StoredEvent,
     VersionConflict,
-    visibility_of,
 )
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider

@@ -13,15 +13,14 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from cya_rules import Event, GameState, evolve, new_game
-from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
-from service.table.seats import BotSeat, SeatHolder
-from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
+from cya_rules import GameState, evolve, new_game
+from cya_rules.log.chain import GENESIS_HASH
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
+from cya_rules.table.seats import BotSeat, SeatHolder
+from cya_rules.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
-AnyEvent = Event | LobbyEvent | TimeoutEvent
-
-GENESIS_HASH = "0" * 64
 
 
 class Game(msgspec.Struct, frozen=True, gc=False):
