@@ -25,7 +25,6 @@ from .rollout import (
     LOST_FIGHT,
     WILD_SPENT,
     _Ctx,
-    _draft,
     _set_value,
     _swap,
     _units,
@@ -75,26 +74,29 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
     info = [table[c] for c in hand]
     value = [i.value for i in info]
     spent = [WILD_SPENT if i.kind is Kind.WILD else 0 for i in info]
-    # Pairs (§7.1): two assets of one type, or an asset and a wild; in the hand's order.
+    # Pairs (§7.1): two assets of one type, or an asset and a wild; in the hand's order. The
+    # hot loop of a rollout: a command is built only at the best score so far.
+    asset, wild = Kind.ASSET, Kind.WILD
     for i, a in enumerate(info):
-        if a.kind is Kind.ACTION:
+        if a.kind is not asset and a.kind is not wild:
             continue
         for j in range(i + 1, len(hand)):
             b = info[j]
-            if (a.type == b.type and a.kind is Kind.ASSET) if a.kind is b.kind else (
-                    b.kind is not Kind.ACTION):
-                best.offer(value[i] + value[j] - spent[i] - spent[j],
-                           commands.FormSet("hand", (hand[i], hand[j])))
+            if (a.type == b.type and a.kind is asset) if a.kind is b.kind else (
+                    b.kind is asset or b.kind is wild):
+                score = value[i] + value[j] - spent[i] - spent[j]
+                if score >= best.score:
+                    best.offer(score, commands.FormSet("hand", (hand[i], hand[j])))
     if state.discard_pile:
         top = state.discard_pile[-1]
+        top_value = table[top].value + 4_000
         for i, c in enumerate(hand):
-            if pair_type(table, c, top):
-                best.offer(value[i] + table[top].value - spent[i] + 4_000,
-                           commands.FormSet("discard", (c,)))
+            if value[i] + top_value - spent[i] >= best.score and pair_type(table, c, top):
+                best.offer(value[i] + top_value - spent[i], commands.FormSet("discard", (c,)))
     for i, c in enumerate(hand):
-        kind = table[c].kind
-        best.offer(-ACTION_HELD if kind is Kind.ACTION else -value[i] - spent[i],
-                   commands.Discard(c))
+        score = -ACTION_HELD if info[i].kind is Kind.ACTION else -value[i] - spent[i]
+        if score >= best.score:
+            best.offer(score, commands.Discard(c))
     if state.stacks[seat]:
         _offer_challenges(ctx, best)
     if state.ruleset.uses_draft_piles:
@@ -134,13 +136,16 @@ def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
     tops = list(face_up_tops(state, ctx.seat))
     sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
     choices = [combo for k in sizes for combo in combinations(tops, k)]
+    gains = [sum(table[c].value for c in combo) + 4_000 * len(combo) for combo in choices]
     for h in state.hands[ctx.seat]:
-        if table[h].kind is Kind.ACTION:
+        info = table[h]
+        if info.kind is Kind.ACTION:
             continue
-        for combo in choices:
-            if group_type(table, (h, *combo)):
-                command = commands.DraftSet(h, combo)
-                best.offer(_draft(ctx, command), command)
+        own = info.value - (WILD_SPENT if info.kind is Kind.WILD else 0)
+        for combo, gain in zip(choices, gains, strict=True):
+            # `rollout._draft`'s score, before the command is built
+            if own + gain >= best.score and group_type(table, (h, *combo)):
+                best.offer(own + gain, commands.DraftSet(h, combo))
 
 
 def _offer_advanced(ctx: _Ctx, best: _Best) -> None:
