@@ -14,8 +14,8 @@ from service.ladder.run import write_docs as write_into
 
 @click.command("ladder")
 @click.option("--quick", is_flag=True,
-              help="A cut-down ladder (≤ 10 min on one core): checks only the 2-player ismcts"
-                   " against greedy target.")
+              help="A cut-down ladder: fewer deals, and checks only the 2-player ismcts against"
+                   " greedy target.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes to play on; default: one per core.")
 @click.option("--lineup", "lineups", multiple=True, metavar="'RULESET,HERO,FIELD,DEALS'",
