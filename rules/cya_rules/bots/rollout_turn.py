@@ -77,8 +77,10 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
     # Pairs (§7.1): two assets of one type, or an asset and a wild; in the hand's order. The
     # hot loop of a rollout: a command is built only at the best score so far.
     asset, wild = Kind.ASSET, Kind.WILD
+    net = [v - w for v, w in zip(value, spent, strict=True)]
+    most = max(net, default=0)
     for i, a in enumerate(info):
-        if a.kind is not asset and a.kind is not wild:
+        if (a.kind is not asset and a.kind is not wild) or net[i] + most < best.score:
             continue
         for j in range(i + 1, len(hand)):
             b = info[j]
@@ -113,8 +115,12 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
     for target in range(state.players):
         if target == seat:
             continue
+        stack = len(state.stacks[target])
         for position in positions:
-            if target_error(state, seat, target, position):
+            # The bottom set is safe (§17 A10, A11): skip what `target_error` would refuse
+            # without building its error.
+            if stack < (2 if position == "top" else 3) or target_error(
+                    state, seat, target, position):
                 continue
             asked = 1 if position == "top" else 2
             target_set = state.stacks[target][-asked]
@@ -137,11 +143,14 @@ def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
     sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
     choices = [combo for k in sizes for combo in combinations(tops, k)]
     gains = [sum(table[c].value for c in combo) + 4_000 * len(combo) for combo in choices]
+    most = max(gains, default=-math.inf)
     for h in state.hands[ctx.seat]:
         info = table[h]
         if info.kind is Kind.ACTION:
             continue
         own = info.value - (WILD_SPENT if info.kind is Kind.WILD else 0)
+        if own + most < best.score:
+            continue  # no draft with this card reaches the best score
         for combo, gain in zip(choices, gains, strict=True):
             # `rollout._draft`'s score, before the command is built
             if own + gain >= best.score and group_type(table, (h, *combo)):
