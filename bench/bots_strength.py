@@ -1,9 +1,14 @@
-"""Bot speed benchmark (issue 29): how long each level thinks per decision.
+"""Bot speed benchmark (issues 29 and 41): how long each level thinks per decision.
 
 Decisions are taken from real positions (greedy games of 2-player advanced_all and 4-player
-classic, every decision with a choice); greedy, expert and ismcts at its default budget each
-decide every one. One process pinned to one core. Targets: ismcts p95 ≤ 150 ms and never more
-than 2× its budget; expert p95 ≤ 2 ms. Greedy is the baseline, timed in the same run.
+classic, every decision with a choice); greedy, expert and ismcts as the service runs it (the
+level's own settings object: its default iterations a decision, its time cap) each decide
+every one. One process pinned to one core. Reports the iterations ismcts ran a decision on
+this machine, its iterations per CPU second, and its decision times, in CPU time and in wall
+time (which on a shared machine also holds other processes' turns on the core). Targets:
+ismcts p95 ≤ 150 ms of CPU time a decision; no decision stopped short by its CPU cap (so this
+machine plays the level at the strength the ladder publishes); expert p95 ≤ 2 ms. Greedy is
+the baseline, timed in the same run.
 Prints one JSON object on the last line; exits 1 when a target is missed.
 
     .venv/bin/python bench/bots_strength.py [--positions 120]
@@ -30,12 +35,11 @@ from cya_rules import (
     player_view,
     preset,
 )
-from cya_rules.bots import Ismcts, expert_policy, greedy_policy
-from cya_rules.bots.ismcts import DEFAULT_BUDGET_S
+from cya_rules.bots import LEVELS, Ismcts, expert_policy, greedy_policy
 from cya_rules.views import GameView
 
 TARGET_ISMCTS_P95_MS = 150.0
-TARGET_ISMCTS_MAX_BUDGETS = 2.0
+TARGET_ISMCTS_CAPPED = 0
 TARGET_EXPERT_P95_MS = 2.0
 
 
@@ -84,28 +88,40 @@ def main() -> int:
 
     greedy_s = timed(greedy_policy, cases)
     expert_s = timed(expert_policy, cases)
-    bot = Ismcts()
-    searches = [bot.search(view, legal, random.Random(i)) for i, (view, legal) in enumerate(cases)]
+    bot = LEVELS["ismcts"].policy
+    assert isinstance(bot, Ismcts) and bot.iterations is not None and bot.cpu_cap_s is not None
+    searches, cpu_s = [], []
+    for i, (view, legal) in enumerate(cases):
+        cpu = time.thread_time()
+        searches.append(bot.search(view, legal, random.Random(i)))
+        cpu_s.append(time.thread_time() - cpu)
     ismcts_s = [s.seconds for s in searches]
     iterations = sum(s.iterations for s in searches)
+    capped = sum(s.capped for s in searches)
 
-    result = {
+    result: dict[str, object] = {
         "decisions": len(cases),
         "greedy_p95_ms": round(p95(greedy_s) * 1000, 3),
         "expert_p95_ms": round(p95(expert_s) * 1000, 3),
         "expert_target_p95_ms": TARGET_EXPERT_P95_MS,
-        "ismcts_budget_ms": DEFAULT_BUDGET_S * 1000,
-        "ismcts_p50_ms": round(statistics.median(ismcts_s) * 1000, 1),
-        "ismcts_p95_ms": round(p95(ismcts_s) * 1000, 1),
-        "ismcts_max_ms": round(max(ismcts_s) * 1000, 1),
-        "ismcts_target_p95_ms": TARGET_ISMCTS_P95_MS,
-        "ismcts_target_max_ms": TARGET_ISMCTS_MAX_BUDGETS * DEFAULT_BUDGET_S * 1000,
-        "ismcts_iterations_per_s": round(iterations / sum(ismcts_s)),
+        "ismcts_default_iterations": bot.iterations,
+        "ismcts_cpu_cap_ms": bot.cpu_cap_s * 1000,
         "ismcts_iterations_per_decision": round(iterations / len(cases), 1),
+        "ismcts_min_iterations": min(s.iterations for s in searches),
+        "ismcts_capped": capped,
+        "ismcts_target_capped": TARGET_ISMCTS_CAPPED,
+        "ismcts_iterations_per_cpu_s": round(iterations / sum(cpu_s)),
+        "ismcts_cpu_p50_ms": round(statistics.median(cpu_s) * 1000, 1),
+        "ismcts_cpu_p95_ms": round(p95(cpu_s) * 1000, 1),
+        "ismcts_cpu_max_ms": round(max(cpu_s) * 1000, 1),
+        "ismcts_target_cpu_p95_ms": TARGET_ISMCTS_P95_MS,
+        "ismcts_wall_p50_ms": round(statistics.median(ismcts_s) * 1000, 1),
+        "ismcts_wall_p95_ms": round(p95(ismcts_s) * 1000, 1),
+        "ismcts_wall_max_ms": round(max(ismcts_s) * 1000, 1),
     }
     missed = [name for name, ok in (
-        ("ismcts_p95_ms", p95(ismcts_s) * 1000 <= TARGET_ISMCTS_P95_MS),
-        ("ismcts_max_ms", max(ismcts_s) <= TARGET_ISMCTS_MAX_BUDGETS * DEFAULT_BUDGET_S),
+        ("ismcts_cpu_p95_ms", p95(cpu_s) * 1000 <= TARGET_ISMCTS_P95_MS),
+        ("ismcts_capped", capped <= TARGET_ISMCTS_CAPPED),
         ("expert_p95_ms", p95(expert_s) * 1000 <= TARGET_EXPERT_P95_MS),
     ) if not ok]
     result["missed"] = missed

@@ -13,8 +13,10 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from cya_rules.bots import LEVELS, Ismcts
+
 from .plan import FULL, QUICK, RULESETS, Game, Lineup, games_of
-from .play import LADDER_ITERATIONS, QUICK_ITERATIONS, Result, play
+from .play import Result, play
 from .stats import Rate, Rating, Target, hero_rates, ratings, targets
 
 DOC_START, DOC_END = "<!-- ladder:start -->", "<!-- ladder:end -->"
@@ -28,7 +30,8 @@ class Report(NamedTuple):
     seconds: float
     workers: int
     quick: bool
-    iterations: int  # ismcts's, a decision
+    searches: int  # ismcts decisions with a choice, over every game
+    capped: int  # of those, searches its time cap stopped before its iterations
 
     @property
     def met(self) -> bool:
@@ -36,23 +39,21 @@ class Report(NamedTuple):
 
 
 _LINEUPS: tuple[Lineup, ...] = ()
-_ITERATIONS = LADDER_ITERATIONS
 
 
-def _init(lineups: tuple[Lineup, ...], iterations: int) -> None:
-    global _LINEUPS, _ITERATIONS
-    _LINEUPS, _ITERATIONS = lineups, iterations
+def _init(lineups: tuple[Lineup, ...]) -> None:
+    global _LINEUPS
+    _LINEUPS = lineups
 
 
 def _play(game: Game) -> Result:
-    return play(_LINEUPS[game.lineup], game, _ITERATIONS)
+    return play(_LINEUPS[game.lineup], game)
 
 
 def run(quick: bool, workers: int | None = None, console: Console | None = None,
         lineups: tuple[Lineup, ...] | None = None) -> Report:
     """The ladder (`quick`: the cut-down one), or just `lineups` when given."""
     lineups = lineups or (QUICK if quick else FULL)
-    iterations = QUICK_ITERATIONS if quick else LADDER_ITERATIONS
     games = games_of(lineups)
     workers = workers or os.cpu_count() or 1
     started = time.perf_counter()
@@ -64,20 +65,21 @@ def run(quick: bool, workers: int | None = None, console: Console | None = None,
         # The slow games (ismcts) first, so the pool does not end on one long tail.
         order = sorted(games, key=lambda g: "ismcts" not in lineups[g.lineup])
         if workers == 1:
-            _init(lineups, iterations)
+            _init(lineups)
             for game in order:
                 results.append(_play(game))
                 progress.update(task, advance=1, description=_label(lineups, game))
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_init, initargs=(lineups, iterations)) as pool:
+            with ctx.Pool(workers, initializer=_init, initargs=(lineups,)) as pool:
                 for result in pool.imap_unordered(_play, order):
                     results.append(result)
                     progress.update(task, advance=1,
                                     description=_label(lineups, result.game))
     rates = hero_rates(lineups, results)
     return Report(lineups, rates, ratings(results), targets(lineups, rates, quick),
-                  time.perf_counter() - started, workers, quick, iterations)
+                  time.perf_counter() - started, workers, quick,
+                  sum(r.searches for r in results), sum(r.capped for r in results))
 
 
 def _label(lineups: Sequence[Lineup], game: Game) -> str:
@@ -101,9 +103,13 @@ def markdown(report: Report) -> str:
     lines += [f"| {t.name} | {t.measured} | {'yes' if t.met else '**no**'} |"
               for t in report.targets]
     minutes = report.seconds / 60
+    search = LEVELS["ismcts"].policy
+    assert isinstance(search, Ismcts)
     lines += ["", f"{sum(r.games for r in report.rates)} games in {minutes:.1f} min on "
-              f"{report.workers} processes; ismcts at {report.iterations} iterations a "
-              "decision; one round a game (end mode `quick`)."]
+              f"{report.workers} processes; one round a game (end mode `quick`); ismcts as the "
+              f"service runs it, {search.iterations} iterations a decision with a "
+              f"{(search.cpu_cap_s or 0) * 1000:.0f} ms CPU cap, which stopped {report.capped} of"
+              f" its {report.searches} searches short."]
     return "\n".join(lines)
 
 

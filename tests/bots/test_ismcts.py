@@ -1,12 +1,16 @@
 """The ismcts search counts what it could not use: an iteration whose deal the engine refuses a
-move in teaches the tree nothing, and is counted in `Search.skipped` instead of vanishing."""
+move in teaches the tree nothing, and is counted in `Search.skipped` instead of vanishing. The
+level searches a fixed count of iterations, the same on every machine, with a CPU-time cap as a
+guard that says when it stopped a search short."""
 
 from __future__ import annotations
 
 import random
+import time
 
 from cya_rules import EndMode, legal_commands, player_view, preset
-from cya_rules.bots import Ismcts
+from cya_rules.bots import LEVELS, Ismcts
+from cya_rules.bots.ismcts import CPU_CAP_S, DEFAULT_ITERATIONS
 from cya_rules.commands import Discard
 
 from .positions import position
@@ -36,3 +40,39 @@ def test_given_a_command_no_deal_allows_when_ismcts_tries_it_then_the_iteration_
     assert search.iterations == 20
     assert 0 < search.skipped < search.iterations  # each try of it; never the first
     assert search.command in legal
+
+
+def test_given_the_level_as_the_service_runs_it_then_it_searches_its_default_iterations() -> None:
+    state, seat = position(preset("classic", 4, end_mode=EndMode.QUICK), 3, 10)
+    legal = legal_commands(state, seat)
+    level = LEVELS["ismcts"].policy
+    assert isinstance(level, Ismcts)
+
+    first = level.search(player_view(state, seat), legal, random.Random(7))
+    again = level.search(player_view(state, seat), legal, random.Random(7))
+
+    # A count, not a time: the same search on any machine, however loaded.
+    assert (level.iterations, level.budget_s) == (DEFAULT_ITERATIONS, None)
+    assert first.iterations == DEFAULT_ITERATIONS and not first.capped
+    assert first.command == again.command
+
+
+def test_given_a_cpu_cap_when_the_search_runs_long_then_the_cap_stops_it_and_says_so() -> None:
+    state, seat = position(preset("advanced_all", 2, end_mode=EndMode.QUICK), 5, 40)
+    legal = legal_commands(state, seat)
+    capped = Ismcts(iterations=10**6, cpu_cap_s=0.05)
+
+    cpu = time.thread_time()
+    search = capped.search(player_view(state, seat), legal, random.Random(1))
+
+    assert search.capped and 0 < search.iterations < 10**6 and search.command in legal
+    assert time.thread_time() - cpu < 0.05 + 0.05  # one iteration past the cap at most
+
+
+def test_given_a_turn_clock_then_the_search_keeps_its_cap_and_stops_at_the_sooner() -> None:
+    level = Ismcts()
+
+    on_a_clock = level.within(0.03)
+
+    assert (on_a_clock.budget_s, on_a_clock.cpu_cap_s) == (0.03, CPU_CAP_S)
+    assert on_a_clock.iterations == level.iterations == DEFAULT_ITERATIONS

@@ -48,4 +48,4 @@ def test_given_a_turn_clock_then_the_budget_is_what_is_left_of_it_less_the_commi
     assert thinking_budget(game, since + timedelta(seconds=9)) == MIN_THINK_S
     assert thinking_budget(Game(game_id="g", version=3), since) is None
     assert Ismcts().within(0.01).budget_s == 0.01
-    assert Ismcts().within(9.0).budget_s == Ismcts().budget_s
+    assert Ismcts().within(9.0).cpu_cap_s == Ismcts().cpu_cap_s  # the cap stays

@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner
 from openskill.models import PlackettLuce
 
+from cya_rules.bots import LEVELS
+from cya_rules.bots.ismcts import DEFAULT_ITERATIONS
 from service.cli.ladder import ladder
-from service.ladder.plan import QUICK, Game, Lineup, games_of
-from service.ladder.play import deal_seed, play
+from service.ladder.plan import ORDER, QUICK, Game, Lineup, games_of
+from service.ladder.play import deal_seed, play, policy_of
 from service.ladder.run import DOC_END, DOC_START, markdown, run, write_docs
 from service.ladder.stats import Rate, ratings
 
@@ -31,6 +33,21 @@ def test_given_a_lineup_then_each_deal_is_played_once_per_seat_rotation() -> Non
 def test_given_a_game_when_played_twice_then_the_result_is_the_same() -> None:
     assert play(TINY[1], Game(1, 0, 2)) == play(TINY[1], Game(1, 0, 2))
     assert play(TINY[1], Game(1, 0, 2)).seats == ("greedy", "greedy", "expert", "greedy")
+
+
+def test_given_each_level_then_the_ladder_plays_the_settings_object_the_service_plays() -> None:
+    assert all(policy_of(level) is LEVELS[level].policy for level in ORDER)
+
+
+def test_given_an_ismcts_game_then_it_plays_the_default_search_and_reproduces() -> None:
+    lineup = Lineup("2p advanced_all", "ismcts", "random", 1)
+
+    first, again = play(lineup, Game(0, 0, 1)), play(lineup, Game(0, 0, 1))
+
+    assert first == again
+    assert first.searches > 0 and first.capped == 0  # every search ran its iterations
+    assert f"{DEFAULT_ITERATIONS} iterations a decision" in markdown(
+        run(quick=False, workers=1, lineups=(lineup,)))
 
 
 def test_given_win_counts_then_the_interval_is_wilsons() -> None:
@@ -70,9 +87,21 @@ def test_given_a_tiny_ladder_then_the_table_names_every_lineup_and_goes_into_the
     assert "not played" in markdown(report)
 
 
+def test_given_one_lineup_on_the_command_line_then_only_it_is_played() -> None:
+    played = CliRunner().invoke(ladder, ["--lineup", "2p advanced_all,greedy,random,1",
+                                         "--workers", "1"])
+    wrong = CliRunner().invoke(ladder, ["--lineup", "2p advanced_all,greedy,nobody,1"])
+
+    assert "| 2p advanced_all | greedy vs random | 2 |" in played.output
+    assert "| expert vs" not in played.output  # no other line-up's row
+    assert played.exit_code == 1  # the other line-ups' targets: not played, so missed
+    assert wrong.exit_code == 2 and "levels random, greedy, expert, ismcts" in wrong.output
+
+
 @pytest.mark.soak
 @pytest.mark.skipif(not os.environ.get("CYA_SOAK_LADDER"), reason=(
-    "the quick ladder plays for about ten minutes on two cores: CYA_SOAK_LADDER=1 runs it"))
+    "the quick ladder plays for minutes (about ten on two cores when ismcts ran 100 iterations"
+    " a decision; it now plays the product's 300): CYA_SOAK_LADDER=1 runs it"))
 def test_soak_the_quick_ladder_meets_its_target_and_exits_0() -> None:
     result = CliRunner().invoke(ladder, ["--quick", "--workers", "2"])
 

@@ -41,54 +41,89 @@ def unseen_ids(view: GameView) -> list[str]:
 def sample_state(view: GameView, rng: random.Random) -> GameState:
     """One state consistent with `view`, the hidden cards dealt at random (uniformly among the
     deals that fit the sets' types)."""
-    assert view.viewer is not None and view.hand is not None
-    me = view.viewer
-    pool = unseen_ids(view)
-    rng.shuffle(pool)
-    stacks = _fill_sets(view, pool, rng)
-    hands = []
-    for seat in view.seats:
-        if seat.seat == me:
-            hands.append(view.hand)
-        else:
-            hands.append(tuple(pool[: seat.hand_count]))
-            del pool[: seat.hand_count]
-    piles, face_up = [], []
-    for pile in view.draft_piles:
-        hidden = pile.count - (1 if pile.top else 0)
-        cards = tuple(pool[:hidden])
-        del pool[:hidden]
-        piles.append((pile.top, *cards) if pile.top else cards)
-        face_up.append(pile.top is not None)
-    draw = tuple(pool[: view.draw_count])
-    assert len(draw) == view.draw_count, "the view hides more cards than the edition has"
-    return GameState(
-        ruleset=view.ruleset,
-        master_seed=rng.randbytes(32),  # later rounds' shuffles: unknown, so any
-        status=view.status,
-        round_no=view.round_no,
-        round_seed=rng.randbytes(32),
-        first_player=view.active,
-        active=view.active,
-        actions_taken=view.actions_taken,
-        pending=view.pending,
-        hands=tuple(hands),
-        stacks=stacks,
-        draw_pile=draw,
-        discard_pile=view.discard_pile,
-        draft_piles=tuple(piles),
-        draft_face_up=tuple(face_up),
-        out_of_play=view.out_of_play,
-        removed=view.removed,
-        draft=view.draft,
-        totals=tuple(s.total for s in view.seats),
-        round_wins=tuple(s.round_wins for s in view.seats),
-        round_scores=view.round_scores,
-        winners=view.winners,
-    )
+    return Deals(view).sample(rng)
 
 
-def _fill_sets(view: GameView, pool: list[str], rng: random.Random
+class Deals:
+    """`sample_state` for one view, many times: what the view shows is read once, so a search
+    pays only for the shuffle and the state of each deal."""
+
+    __slots__ = ("hidden_sets", "me", "unseen", "view")
+
+    def __init__(self, view: GameView) -> None:
+        assert view.viewer is not None and view.hand is not None
+        self.view, self.me = view, view.viewer
+        self.unseen = unseen_ids(view)
+        self.hidden_sets = _hidden_sets(view)
+
+    def sample(self, rng: random.Random) -> GameState:
+        view, me = self.view, self.me
+        pool = list(self.unseen)
+        rng.shuffle(pool)
+        stacks = _fill_sets(view, self.hidden_sets, pool, rng)
+        hands = []
+        at = 0
+        for seat in view.seats:
+            if seat.seat == me:
+                hands.append(view.hand)
+            else:
+                hands.append(tuple(pool[at:at + seat.hand_count]))
+                at += seat.hand_count
+        piles, face_up = [], []
+        for pile in view.draft_piles:
+            hidden = pile.count - (1 if pile.top else 0)
+            cards = tuple(pool[at:at + hidden])
+            at += hidden
+            piles.append((pile.top, *cards) if pile.top else cards)
+            face_up.append(pile.top is not None)
+        draw = tuple(pool[at:at + view.draw_count])
+        assert len(draw) == view.draw_count, "the view hides more cards than the edition has"
+        return GameState(
+            ruleset=view.ruleset,
+            master_seed=rng.randbytes(32),  # later rounds' shuffles: unknown, so any
+            status=view.status,
+            round_no=view.round_no,
+            round_seed=rng.randbytes(32),
+            first_player=view.active,
+            active=view.active,
+            actions_taken=view.actions_taken,
+            pending=view.pending,
+            hands=tuple(hands),  # type: ignore[arg-type]
+            stacks=stacks,
+            draw_pile=draw,
+            discard_pile=view.discard_pile,
+            draft_piles=tuple(piles),
+            draft_face_up=tuple(face_up),
+            out_of_play=view.out_of_play,
+            removed=view.removed,
+            draft=view.draft,
+            totals=tuple(s.total for s in view.seats),
+            round_wins=tuple(s.round_wins for s in view.seats),
+            round_scores=view.round_scores,
+            winners=view.winners,
+        )
+
+
+# A set whose hidden cards a deal fills: (seat, index in its stack, the set's type, how many),
+# and which cards of the edition may fill it (its type's assets and the wilds, §4).
+_HiddenSet = tuple[int, int, str, int, frozenset[str]]
+
+
+def _hidden_sets(view: GameView) -> list[_HiddenSet]:
+    if view.round_no == 0:
+        return []
+    table = card_table(view.ruleset.edition)
+    out = []
+    for s in view.seats:
+        for i, cs in enumerate(s.stack):
+            if cs.cards is None and cs.count > 1:
+                fits = frozenset(c for c, info in table.items()
+                                 if info.type == cs.type or info.kind is Kind.WILD)
+                out.append((s.seat, i, cs.type, cs.count - 1, fits))
+    return out
+
+
+def _fill_sets(view: GameView, hidden: list[_HiddenSet], pool: list[str], rng: random.Random
                ) -> tuple[tuple[CardSet, ...], ...]:
     """Every set, its hidden cards drawn from `pool` (which loses them): each hidden card is an
     asset of the set's type or a wild (§4). A random fill can strand a later set (wilds taken
@@ -96,15 +131,13 @@ def _fill_sets(view: GameView, pool: list[str], rng: random.Random
     if view.round_no == 0:
         return ()
     table = card_table(view.ruleset.edition)
-    hidden = [(s.seat, i, cs.type, cs.count - 1) for s in view.seats
-              for i, cs in enumerate(s.stack) if cs.cards is None and cs.count > 1]
     fills: dict[tuple[int, int], tuple[str, ...]] = {}
     for attempt in range(_TRIES + 1):
         left, fills = list(pool), {}
         careful = attempt == _TRIES
         ok = True
-        for seat, index, set_type, need in hidden:
-            fits = [c for c in left if table[c].type == set_type or table[c].kind is Kind.WILD]
+        for seat, index, _, need, fitting in hidden:
+            fits = [c for c in left if c in fitting]
             if careful:  # own assets before wilds, which other sets may need
                 fits.sort(key=lambda c: table[c].kind is Kind.WILD)
             if len(fits) < need:
@@ -115,8 +148,9 @@ def _fill_sets(view: GameView, pool: list[str], rng: random.Random
             taken = set(chosen)
             left = [c for c in left if c not in taken]
         if ok:
-            pool[:] = left
-            rng.shuffle(pool)
+            if fills:  # taking the first fitting cards leaves the rest in a biased order
+                pool[:] = left
+                rng.shuffle(pool)
             break
     stacks = []
     for s in view.seats:

@@ -11,8 +11,12 @@ decision at hand, by the rollout policy's deeper down); past the tree a fast
 greedy (`rollout`) plays on for a few turns and the position is scored by each seat's chance to
 win, from the totals and the stacks. The answer is the most visited command.
 
-The search stops at its time budget or its iteration budget, whichever comes first: an
-iteration budget makes a choice reproducible from the view and the rng seed.
+The search runs a fixed number of iterations, so the level's strength (and a rating of
+`bot:ismcts`) is the same on every machine and a choice reproduces from the view and the rng
+seed. A cap on the CPU time of the searching thread guards a machine too slow to run them (the
+time other processes take on a loaded machine does not count against it, so load alone never
+weakens the bot); a wall-clock budget, what a turn clock leaves (`within`), stops it sooner.
+A search a cap or budget stopped short says so (`Search.capped`).
 """
 
 from __future__ import annotations
@@ -29,11 +33,16 @@ from cya_rules.commands import SeatCommand
 from cya_rules.scoring import stack_value
 from cya_rules.views import GameView
 
-from .determinize import sample_state
+from .determinize import Deals
 from .expert import expert_scores
-from .rollout import rollout_choice, rollout_scores
+from .rollout import rollout_scores
+from .rollout_turn import rollout_command
 
-DEFAULT_BUDGET_S = 0.1  # a decision's thinking time by default
+# The level as the service runs it, and as the ladder measures it: DEFAULT_ITERATIONS a
+# decision (bench/bots_strength.py: about 100 ms on one core of the reference machine), stopped
+# sooner only by CPU_CAP_S of the thread's CPU time or a turn clock (levels.choose).
+DEFAULT_ITERATIONS = 300
+CPU_CAP_S = 0.5
 ROLLOUT_STEPS = 12  # commands the rollout policy plays past the tree before the position is scored
 EXPLORATION = 0.5  # UCB's exploration constant, rewards being win chances in [0, 1]
 WIDENING = 1.5  # a node may try WIDENING * visits ** WIDEN_POWER children
@@ -51,6 +60,7 @@ class Search(NamedTuple):
     # Iterations whose deal the view allows but in which the engine refused a move: they
     # teach the tree nothing. Many would mean `determinize` deals what cannot be.
     skipped: int = 0
+    capped: bool = False  # stopped by a time budget or cap before its iteration budget
 
 
 class _Arm:
@@ -80,19 +90,23 @@ class _Node:
 class Ismcts:
     """A policy (`Policy`): `Ismcts()(view, legal, rng)` searches and answers."""
 
-    def __init__(self, budget_s: float | None = DEFAULT_BUDGET_S, iterations: int | None = None,
-                 prior: Prior = expert_scores, rollout_steps: int = ROLLOUT_STEPS) -> None:
-        if budget_s is None and iterations is None:
+    def __init__(self, budget_s: float | None = None,
+                 iterations: int | None = DEFAULT_ITERATIONS,
+                 prior: Prior = expert_scores, rollout_steps: int = ROLLOUT_STEPS,
+                 cpu_cap_s: float | None = CPU_CAP_S) -> None:
+        """`budget_s`: wall-clock seconds; `cpu_cap_s`: CPU seconds of the searching thread."""
+        if budget_s is None and iterations is None and cpu_cap_s is None:
             raise ValueError("a search needs a time budget, an iteration budget, or both")
         self.budget_s = budget_s
         self.iterations = iterations
         self.prior = prior
         self.rollout_steps = rollout_steps
+        self.cpu_cap_s = cpu_cap_s
 
     def within(self, budget_s: float) -> Ismcts:
-        """The same search, thinking for at most `budget_s` seconds."""
+        """The same search, thinking for at most `budget_s` seconds of wall-clock time."""
         budget = budget_s if self.budget_s is None else min(self.budget_s, budget_s)
-        return Ismcts(budget, self.iterations, self.prior, self.rollout_steps)
+        return Ismcts(budget, self.iterations, self.prior, self.rollout_steps, self.cpu_cap_s)
 
     def __call__(self, view: GameView, legal: Sequence[SeatCommand],
                  rng: random.Random) -> SeatCommand:
@@ -104,26 +118,31 @@ class Ismcts:
         if len(legal) == 1:
             return Search(legal[0], 0, 0.0)
         deadline = None if self.budget_s is None else started + self.budget_s
+        cpu_deadline = None if self.cpu_cap_s is None else time.thread_time() + self.cpu_cap_s
         root = _Node()
         root.prior = dict(zip(legal, self.prior(view, legal), strict=True))
+        deals = Deals(view)
         done = skipped = 0
+        capped = False
         while self.iterations is None or done < self.iterations:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if done and ((deadline is not None and time.perf_counter() >= deadline) or (
+                    cpu_deadline is not None and time.thread_time() >= cpu_deadline)):
+                capped = self.iterations is not None
                 break
-            if not self._iterate(view, legal, root, rng):
+            if not self._iterate(deals, legal, root, rng):
                 skipped += 1
             done += 1
         stats = root.stats
         best = max(legal, key=lambda c: (stats[c].visits, stats[c].reward) if c in stats
                    else (0, 0))
-        return Search(best, done, time.perf_counter() - started, skipped)
+        return Search(best, done, time.perf_counter() - started, skipped, capped)
 
     # One iteration: deal, descend (expanding one node), roll out, score, back up.
 
-    def _iterate(self, view: GameView, legal: Sequence[SeatCommand], root: _Node,
+    def _iterate(self, deals: Deals, legal: Sequence[SeatCommand], root: _Node,
                  rng: random.Random) -> bool:
         """False for an iteration skipped (`Search.skipped`)."""
-        state = sample_state(view, rng)
+        state = deals.sample(rng)
         node: _Node | None = root
         path: list[tuple[_Node, SeatCommand, int]] = []
         moves: Sequence[SeatCommand] = legal
@@ -187,8 +206,7 @@ class Ismcts:
             if state.status == "finished":
                 break
             seat = state.pending_seats()[0]
-            command = rollout_choice(state, seat, legal_commands(state, seat), rng)
-            _, state = execute(state, command, seat)
+            _, state = execute(state, rollout_command(state, seat, rng), seat)
         return state
 
 

@@ -11,7 +11,7 @@ from cya_rules.views import GameView
 
 from .expert import expert_policy
 from .greedy import greedy_policy
-from .ismcts import DEFAULT_BUDGET_S, Ismcts
+from .ismcts import CPU_CAP_S, DEFAULT_ITERATIONS, Ismcts
 from .policy import Policy, random_policy
 
 
@@ -19,6 +19,9 @@ class Level(NamedTuple):
     policy: Policy
     description: str
     searches: bool  # takes a time budget (`choose`'s budget_s)
+
+
+# The one settings object of each level: the service plays it, the ladder measures it.
 
 
 LEVELS: dict[str, Level] = {
@@ -29,8 +32,9 @@ LEVELS: dict[str, Level] = {
                     " or lost both ways, challenges and bids by win chance and value at stake,"
                     " covers and protects its stack, aims Swaps and Moves.", False),
     "ismcts": Level(Ismcts(), "Information-set Monte Carlo tree search: samples the cards it"
-                    f" cannot see, searches with the rules engine and expert rollouts for up to"
-                    f" {int(DEFAULT_BUDGET_S * 1000)} ms a decision. The strongest level.", True),
+                    f" cannot see, searches with the rules engine and expert rollouts,"
+                    f" {DEFAULT_ITERATIONS} iterations a decision (at most"
+                    f" {int(CPU_CAP_S * 1000)} ms of CPU time). The strongest level.", True),
 }
 POLICIES: dict[str, Policy] = {name: level.policy for name, level in LEVELS.items()}
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -38,8 +42,8 @@ LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 def choose(level: str, view: GameView, legal: Sequence[SeatCommand], rng: random.Random,
            budget_s: float | None = None) -> SeatCommand:
-    """`level`'s command; a searching level thinks for at most `budget_s` seconds (its default
-    budget when None or longer)."""
+    """`level`'s command; a searching level thinks for at most `budget_s` seconds (its own time
+    cap when None or longer)."""
     policy = LEVELS[level].policy
     if budget_s is not None and isinstance(policy, Ismcts):
         policy = policy.within(budget_s)

@@ -5,6 +5,7 @@ are a guess the search made from the bot's view; reading that guess directly is 
 determinized search does, and it is twenty times cheaper than building a view and counting
 cards for every command. Challenges are judged by who holds more matching cards in the
 guessed hands.
+`rollout_turn.rollout_command` makes the same choices without listing every legal command.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cya_rules import commands
-from cya_rules.cards import Kind, card_table
+from cya_rules.cards import PENNY_JAR, Kind, card_table
 from cya_rules.commands import SeatCommand
 from cya_rules.sets import Table
 from cya_rules.state import (
@@ -33,17 +34,19 @@ EXPLORE = 0.1  # share of random commands, so rollouts from one deal differ
 
 
 class _Ctx:
-    __slots__ = ("seat", "state", "table")
+    __slots__ = ("seat", "state", "table", "units")
 
     def __init__(self, state: GameState, seat: int, table: Table) -> None:
         self.state, self.seat, self.table = state, seat, table
+        self.units: dict[int, dict[str, int]] = {}  # per seat, its `_unit_counts`
 
 
 def rollout_choice(state: GameState, seat: int, legal: Sequence[SeatCommand],
-                   rng: random.Random) -> SeatCommand:
+                   rng: random.Random, explore: float = EXPLORE) -> SeatCommand:
+    """The rollout's choice among `legal`, scoring every one (`rollout_command` is quicker)."""
     if len(legal) == 1:
         return legal[0]
-    if rng.random() < EXPLORE:
+    if explore and rng.random() < explore:
         return legal[rng.randrange(len(legal))]
     ctx = _Ctx(state, seat, card_table(state.ruleset.edition))
     return max(legal, key=lambda c: (_SCORES[type(c)](ctx, c), rng.random()))
@@ -68,7 +71,26 @@ def _set_value(ctx: _Ctx, card_set: CardSet) -> int:
 
 
 def _units(ctx: _Ctx, seat: int, set_type: str) -> int:
-    return matching_units(ctx.table, ctx.state.hands[seat], set_type)
+    """`matching_units` of the seat's hand, from its counts read once a decision."""
+    counts = ctx.units.get(seat)
+    if counts is None:
+        counts = ctx.units[seat] = _unit_counts(ctx.table, ctx.state.hands[seat])
+    return counts.get(set_type, 0) + counts[_WILDS]
+
+
+_WILDS = ""  # the key of a hand's wild units in `_unit_counts` (no set type is empty)
+
+
+def _unit_counts(table: Table, hand: Sequence[str]) -> dict[str, int]:
+    """Assets per type, and under _WILDS the wilds' units (a Penny Jar counts two, §8.2)."""
+    counts = {_WILDS: 0}
+    for c in hand:
+        info = table[c]
+        if info.kind is Kind.WILD:
+            counts[_WILDS] += 2 if info.type == PENNY_JAR else 1
+        elif info.kind is Kind.ASSET:
+            counts[info.type] = counts.get(info.type, 0) + 1
+    return counts
 
 
 def _form(ctx: _Ctx, cmd: commands.FormSet) -> float:
