@@ -15,6 +15,7 @@ from cya_rules.views import Viewer
 from service.events.codec import AnyEvent
 from service.table.clock import DueWork
 from service.table.lobby import LobbyEvent, SeedCarrier, seed_visibility, without_seeds
+from service.table.talk import TalkEvent
 from service.table.timeouts import TimeoutEvent
 
 
@@ -102,8 +103,10 @@ class CommandRecord:
 
 # Looked up by class: `isinstance` against the two unions tried each of their classes in
 # turn, a third of a microsecond per event.
-# Seats and clocks: public facts, but for the seeds of the deal some carry (table/seeds.py).
-_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent)) - frozenset(
+# Seats, clocks and reactions: public facts, but for the seeds of the deal some carry
+# (table/seeds.py).
+_PUBLIC_SERVICE_EVENTS = frozenset(
+    (*get_args(LobbyEvent), *get_args(TimeoutEvent), TalkEvent)) - frozenset(
     get_args(SeedCarrier))
 
 

@@ -8,6 +8,7 @@ a database that cannot be reached is a 503 the client may retry.
 from __future__ import annotations
 
 import logging
+import math
 from typing import Annotated, Any
 
 import msgspec
@@ -26,6 +27,7 @@ from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReuse
 from service.http.choices import choices_at
 from service.matchmaking.challenges import ChallengeRefused
 from service.matchmaking.runner.matchmaker import KeyReused, NotFound
+from service.table.talk import ReactionTooSoon
 
 log = logging.getLogger("cya.http")
 
@@ -117,6 +119,9 @@ _FORBIDDEN_RULES = frozenset({RuleCode.NOT_CREATOR, RuleCode.NOT_SEATED})
 
 
 def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None) -> Problem:
+    if isinstance(exc, ReactionTooSoon):  # a pace, not a rule of the game: come back later
+        wait = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
+        return Problem(429, "too_many_reactions", exc.message, headers=wait)
     if exc.code in _FORBIDDEN_RULES:
         return forbidden(exc.code, exc.message)
     return Problem(422, "rule_violation", exc.message, rule=exc.code,

@@ -41,6 +41,7 @@ from service.pipeline.state_cache import StateCache
 from service.projections.rows import read_model_rows
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby_commands import CreateGame, LobbyCommand, TakeSeat, create
+from service.table.talk import Reaction
 
 
 class _Command(NamedTuple):
@@ -179,6 +180,14 @@ class Pipeline:
                      ) -> Outcome:
         decide = functools.partial(deciders.resignation, player_id=player_id)
         body = b"resign\0" + player_id.encode()
+        return await self._run(game_id, decide, body, f"player:{player_id}", command_id, None)
+
+    async def react(self, game_id: str, player_id: str, reaction: Reaction,
+                    command_id: str | None = None) -> Outcome:
+        """A preset reaction to the table (`table.talk`), decided at the time it is asked."""
+        decide = functools.partial(deciders.reaction, player_id=player_id, reaction=reaction,
+                                   now=datetime.now(UTC))
+        body = f"react\0{reaction}\0{player_id}".encode()
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id, None)
 
     async def take(self, game_id: str, decide: Decider, body: bytes, actor: str,

@@ -16,10 +16,11 @@ from msgspec.structs import replace
 from cya_rules import Event, GameState, evolve, new_game
 from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
 from service.table.seats import BotSeat, SeatHolder
+from service.table.talk import ReactionSent, Talk, TalkEvent
 from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
-AnyEvent = Event | LobbyEvent | TimeoutEvent
+AnyEvent = Event | LobbyEvent | TimeoutEvent | TalkEvent
 
 GENESIS_HASH = "0" * 64
 
@@ -39,6 +40,9 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     decision_since: datetime | None = None
     # The pending decision's clock has started over once (`ClockRestarted`); it will not again.
     clock_restarted: bool = False
+    # Each seat's reactions, for their pace (`table.talk`): set by `apply_at` and the decider,
+    # from the times the log records; a reaction changes nothing else.
+    talk: Talk = Talk()
 
     @property
     def status(self) -> GameStatus:
@@ -85,6 +89,8 @@ def apply(game: Game, event: AnyEvent) -> Game:
         return replace(game, clock_restarted=True)
     if isinstance(event, TimeoutEvent):
         return replace(game, lobby=evolve_seats(game.lobby, event))
+    if isinstance(event, ReactionSent):
+        return game  # its time is `apply_at`'s
     if game.state is None:
         raise ValueError("a rules event before game_created")
     return replace(game, state=evolve(game.state, event))
@@ -101,7 +107,10 @@ def clocked(before: Game, after: Game, at: datetime) -> Game:
 
 
 def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:
-    """`apply`, for an event recorded at `at` (`clocked`)."""
+    """`apply`, for an event recorded at `at` (`clocked`); a reaction's time sets its
+    seat's pace."""
+    if isinstance(event, ReactionSent):
+        return replace(game, talk=game.talk.heard(event.seat, at))
     return clocked(game, apply(game, event), at)
 
 
