@@ -22,7 +22,8 @@ def decide_by_key(page: Page) -> int:
     """One decision with the keyboard, as a person would: the keys pressed until the table
     shows a newer version (or the end). The first move on offer is key 1."""
     page.wait_for_function(
-        "() => document.querySelector('.game-over') || document.querySelector('.move-list button.move:not([disabled])')",
+        """() => document.querySelector('.game-over')
+              || document.querySelector('.move-list button.move:not([disabled])')""",
         timeout=60_000)
     if page.locator(".game-over").count():
         return 0
