@@ -22,7 +22,7 @@ export function mount(root, params) {
   const next = params.next || '#/lobby';
   const invited = /^#\/join\/([\w-]+)$/.exec(next)?.[1];
   replace(root, h('section', { class: 'start' },
-    invited ? invitation(invited) : home(),
+    invited ? invitation(invited, next) : home(),
     invited ? null : playNow(),
     keys(root, params, next)));
 }
@@ -93,7 +93,7 @@ function keys(root, params, next) {
       },
     }, t('start.newKey')),
     h('form', {
-      class: 'card-form', 'aria-labelledby': 'old-title',
+      class: 'card-form',
       async onsubmit(ev) {
         ev.preventDefault();
         const key = ev.target.elements.key.value.trim();
@@ -101,7 +101,7 @@ function keys(root, params, next) {
         try { session.save({ ...(await api.me()), api_key: key }); go(next); } catch (err) { session.forget(); fail(err); }
       },
     },
-    h('label', { for: 'key', id: 'old-title' }, t('start.haveKey')),
+    h('label', { for: 'key' }, t('start.haveKey')),
     h('input', { id: 'key', name: 'key', required: true, autocomplete: 'off', spellcheck: 'false' }),
     h('button', {}, t('start.useKey'))));
 }
@@ -112,7 +112,7 @@ const keyBox = (key) => h('div', { class: 'invite' },
   copyButton(() => key, t('start.copyKey')));
 
 // Before the deal a game's id is its invitation: its summary says who invites, to what.
-function invitation(id) {
+function invitation(id, next) {
   const what = h('p', {}, t('start.invitedText'));
   api.game(id).then(({ summary }) => {
     if (summary.status !== 'lobby') return;
@@ -121,7 +121,16 @@ function invitation(id) {
   }, () => {}); // the sentence above is enough without it
   return [h('h1', {}, t('start.invited')), what,
     h('div', { class: 'field' }, h('label', { for: 'name' }, t('start.name')),
-      h('input', { id: 'name', name: 'name', maxlength: '40', autocomplete: 'nickname' }))];
+      h('input', { id: 'name', name: 'name', maxlength: '40', autocomplete: 'nickname' })),
+    h('p', {}, h('button', {
+      type: 'button', class: 'primary big',
+      async onclick(ev) {
+        ev.target.disabled = true;
+        try { await ensurePlayer(document.getElementById('name').value); go(next); } catch (err) {
+          announce(err.message, 'error'); ev.target.disabled = false;
+        }
+      },
+    }, t('start.takeSeat')))];
 }
 
 function showKey(root, player, next) {
