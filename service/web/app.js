@@ -3,7 +3,7 @@
 // The header carries the language switch (i18n.js): switching redraws the screen.
 import { api, prefetchTable } from './api.js';
 import { announce, h, replace } from './dom.js';
-import { choose, forEdition, lang, LANGUAGES, t } from './i18n.js';
+import { choose, forEdition, lang, LANGUAGES, ready, t } from './i18n.js';
 import { session } from './store.js';
 
 // A screen is a module with `mount(element, params)`; it loads when first shown (index.html
@@ -52,7 +52,7 @@ async function route() {
   const found = ROUTES.find(([re]) => re.test(hash));
   if (!found) { location.hash = '#/'; return; }
   const [re, show, needsKey] = found;
-  forEdition(null); // a game's screen says its edition again
+  forEdition(null); // a game's screen says its edition again (a loaded language: at once)
   drawHeader();
   announce('');
   if (needsKey && !session.key()) {
@@ -88,11 +88,11 @@ function drawHeader() {
     session.key() ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/lobby' }, t('nav.games')), ' · ', h('a', { href: '#/start' }, t('nav.key'))]
       : h('a', { href: '#/' }, t('nav.getKey')),
     ' · ', h('a', { href: '/docs' }, t('nav.api')), ' · ',
-    h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: () => { choose(other); route(); } }, LANGUAGES[other]));
+    h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: async () => { await choose(other); route(); } }, LANGUAGES[other]));
 }
 
 window.addEventListener('hashchange', route);
-route();
+ready().then(route);
 
 // The skip link moves the focus without touching the hash (the hash is the route).
 document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); main.focus(); });

@@ -102,101 +102,16 @@ const EN = {
   'and': 'and',
 };
 
-const DE = {
-  'skip': 'Zum Inhalt springen',
-  'nav.site': 'Seite', 'nav.api': 'API', 'nav.key': 'Dein Schlüssel', 'nav.getKey': 'Schlüssel holen oder nutzen', 'nav.language': 'Sprache',
-  'nav.games': 'Meine Spiele',
-  'loading': 'Lädt…', 'error.title': 'Etwas ist schiefgegangen', 'error.back': 'Zurück zum Start',
-  'start.title': 'Cover Your Assets spielen',
-  'start.pitch': 'Staple deine Besitztümer, schnapp dir die obersten Stapel der anderen und sei am Ende am reichsten. Im Browser, ohne Konto.',
-  'start.welcome': ({ name }) => `Willkommen zurück, ${name}`,
-  'start.name': 'Dein Anzeigename', 'start.nameHint': 'Die anderen am Tisch sehen ihn. Leer lassen, um als Gast zu spielen.',
-  'start.players': 'Spieler am Tisch', 'start.playersN': ({ n }) => `${n} Spieler`,
-  'start.bots': 'Gegen Bots spielen', 'start.botsHint': ({ n }) => `Du und ${n - 1} ${plural(n - 1, 'Bot', 'Bots')}, ${n === 2 ? 'drei Runden, die höchste Summe gewinnt' : 'eine Runde, der höchste Wert gewinnt'}: ein Spiel von wenigen Minuten. Geht sofort los.`,
-  'start.quick': 'Schnelles Spiel', 'start.quickHint': 'Spiele gegen Leute, die gerade ein Spiel suchen, in deiner Wertungsklasse.',
-  'start.invite': 'Freunde einladen', 'start.inviteHint': 'Ein privater Tisch und ein Link zum Verschicken; das Spiel beginnt, wenn alle sitzen.',
-  'start.custom': 'Eigenes Spiel', 'start.customHint': 'Wähle jede Regel, die Plätze und eine Bedenkzeit.',
-  'start.watch': 'Den öffentlichen Spielen zusehen', 'start.lobby': 'Deine und öffentliche Spiele',
-  'start.newKey': 'Schlüssel holen', 'start.keyTitle': 'Du schreibst einen Bot oder spielst anderswo?',
-  'start.keyText': 'Dein Schlüssel ist, woran der Dienst dich erkennt: dieser Browser bewahrt ihn auf. Hol dir einen zum Kopieren, oder nutze einen vorhandenen.',
-  'start.haveKey': 'Vorhandenen API-Schlüssel nutzen', 'start.useKey': 'Diesen Schlüssel nutzen',
-  'start.forget': 'Schlüssel in diesem Browser vergessen', 'start.showKey': 'Meinen Schlüssel zeigen',
-  'start.hello': ({ name }) => `Hallo, ${name}`,
-  'start.keyOnce': 'Das ist dein API-Schlüssel. Dieser Browser bewahrt ihn auf; kopiere ihn an einen sicheren Ort, um anderswo zu spielen oder einen Bot zu schreiben.',
-  'start.yourKey': 'Dein API-Schlüssel', 'start.copyKey': 'Schlüssel kopieren', 'start.continue': 'Weiter',
-  'start.invited': 'Du bist zu einem Spiel eingeladen', 'start.invitedText': 'Wähle einen Namen (oder füge deinen Schlüssel ein), um Platz zu nehmen.',
-  'start.invitedBy': ({ who, n, edition, end }) => `${who} lädt dich zu einem Spiel mit ${n} Spielern ein (${edition}, ${end}). `,
-  'start.someone': 'Jemand', 'start.takeSeat': 'Platz nehmen', 'start.guest': 'Gast',
-  'start.starting': 'Die Karten werden verteilt…',
-  'copy': 'Kopieren', 'copied': 'Kopiert', 'copied.status': 'In die Zwischenablage kopiert.',
-  'seek.title': 'Suche Mitspieler…', 'seek.text': ({ n, edition }) => `Ein Spiel mit ${n} Spielern, ${edition}. Sobald genug Mitspieler gefunden sind, geht diese Seite von selbst an den Tisch.`,
-  'seek.waited': ({ s }) => `Wartet seit ${s} s.`, 'seek.cancel': 'Suche beenden', 'seek.cancelled': 'Du suchst nicht mehr.',
-  'seek.bots': 'Niemand da? Dann gegen Bots spielen',
-  'edition.en_2022': 'Englische Ausgabe (2022)', 'edition.de_2024': 'Deutsche Ausgabe (2024)', 'edition.classic_2011': 'Klassische Ausgabe (2011)',
-  'end.to_million': 'bis zur Million', 'end.quick': 'eine Runde', 'end.highest_after_3_rounds': 'drei Runden, höchste Summe',
-  'end.first_to_2_round_wins': 'wer zuerst zwei Runden gewinnt',
-  'lobby.mine': 'Meine Spiele', 'lobby.none': 'Du hast noch keine Spiele.', 'lobby.public': 'Öffentliche Spiele',
-  'lobby.noMatch': 'Kein öffentliches Spiel passt.', 'lobby.filter': 'Öffentliche Spiele filtern', 'lobby.any': 'alle',
-  'lobby.status': 'Stand', 'lobby.edition': 'Ausgabe', 'lobby.end': 'Ende', 'lobby.players': 'Spieler',
-  'lobby.playTitle': 'Spielen', 'lobby.playText': 'Sieh jedem öffentlichen Spiel unten beim Spielen zu. Zum Mitspielen genügt ein Name.',
-  'lobby.playNow': 'Jetzt spielen', 'lobby.new': 'Neues Spiel', 'lobby.custom': 'Eigenes Spiel',
-  'status.lobby': 'wartet', 'status.playing': 'läuft', 'status.finished': 'beendet', 'status.expired': 'verfallen', 'status.abandoned': 'abgebrochen',
-  'lobby.open': ({ n }) => `${n} ${plural(n, 'freier Platz', 'freie Plätze')}`, 'lobby.private': 'privat',
-  'lobby.gameTitle': ({ n, edition, end }) => `Spiel mit ${n} Spielern · ${edition} · ${end}`,
-  'lobby.results': 'Ergebnis', 'lobby.openGame': 'Öffnen', 'lobby.join': 'Mitspielen', 'lobby.watchGame': 'Zusehen', 'lobby.audit': 'Prüfen',
-  'lobby.behind': ({ n }) => `${n} Ereignisse zurück`,
-  'custom.title': 'Eigenes Spiel', 'custom.rules': 'Regeln', 'custom.extras': 'Zusatzregeln (nicht in der Ausgabe 2011)',
-  'custom.seats': 'Plätze', 'custom.you': 'Platz 1: du', 'custom.seat': ({ n }) => `Platz ${n}`,
-  'custom.openSeat': 'frei für eine Person', 'custom.bot': ({ level }) => `Bot (${level})`,
-  'custom.table': 'Tisch', 'custom.clock': 'Sekunden je Entscheidung (leer: keine Uhr)',
-  'custom.clockHint': 'Läuft die Zeit ab, entscheidet einmal ein Bot für diese Person.',
-  'custom.timeoutBot': 'Bot, der für jemanden spielt, dessen Zeit abläuft oder der aufgibt',
-  'custom.handOver': 'Den Platz nach so vielen Zeitüberschreitungen in Folge dem Bot geben (leer: nie)',
-  'custom.public': 'Öffentlich: in der Lobby gelistet, alle dürfen zusehen', 'custom.rated': 'Gewertet: zählt für die Wertung der Spieler',
-  'custom.delay': 'Verzögerung für Zuschauer (Ereignisse; 0: live)',
-  'custom.delayHint': 'Zuschauer sehen das Spiel so viele Ereignisse später, damit niemand einem Spieler die Karten verraten kann. Die Spieler sehen es live.',
-  'custom.create': 'Spiel anlegen', 'custom.default': 'wie in der Ausgabe', 'custom.on': 'an', 'custom.off': 'aus',
-  'custom.random': 'zufällig', 'custom.firstSeat': ({ n }) => `Platz ${n}`,
-  'waiting.more': ({ n }) => `Warte auf ${n} ${plural(n, 'weitere Person', 'weitere Personen')}`, 'waiting.all': 'Alle sitzen',
-  'waiting.you': ' (du)', 'waiting.public': 'Ein öffentliches Spiel: alle können aus der Lobby beitreten.',
-  'waiting.private': 'Ein privates Spiel: nur wer den Einladungslink hat, kann beitreten.',
-  'waiting.link': 'Einladungslink', 'waiting.copyLink': 'Link kopieren', 'waiting.take': 'Platz nehmen',
-  'waiting.start': 'Spiel starten', 'waiting.startHint': 'Du kannst starten, sobald jeder Platz besetzt ist.',
-  'waiting.leave': 'Spiel verlassen', 'waiting.share': 'Schick diesen Link an Freunde: er öffnet ihren Platz an diesem Tisch.',
-  'end.rematch': 'Revanche', 'end.rematchHint': 'Gleiche Regeln und Leute, jeder Platz eins weiter.',
-  'end.again': 'Nochmal spielen', 'end.offered': ({ who }) => `${who} bietet eine Revanche an.`, 'end.joinRematch': 'Zur Revanche',
-  'react.title': 'Reaktionen', 'react.good_game': 'Gutes Spiel', 'react.well_played': 'Gut gespielt',
-  'react.nice_steal': 'Schön geklaut!', 'react.oops': 'Hoppla',
-  'react.said': ({ who, what }) => `${who}: „${what}“`, 'react.wait': 'Eine Reaktion alle paar Sekunden.',
-  'keys.hint': 'Tasten 1–9 wählen einen Zug.',
-  'move.pairDiscard': ({ card, top }) => `${card} mit der obersten Ablagekarte (${top}) paaren`,
-  'move.form': ({ cards }) => `Satz bilden: ${cards}`, 'move.discard': ({ card }) => `${card} ablegen`,
-  'move.challenge': ({ who, second, set, cards }) => `${who}s ${second ? 'zweiten ' : ''}Satz ${set} mit ${cards} herausfordern`,
-  'move.set': '',
-  'move.draft': ({ card, cards, piles }) => `${card} mit ${cards} von Stapel ${piles} ziehen`,
-  'move.improve': ({ card }) => `${card} auf deinen obersten Satz legen`,
-  'move.swap': ({ who }) => `Deinen obersten Satz mit dem von ${who} tauschen`,
-  'move.moveMine': ({ dir }) => `Deinen Stapel umschichten: ${dir}`, 'move.moveTheirs': ({ who, dir }) => `Stapel von ${who} umschichten: ${dir}`,
-  'move.endTurn': 'Zug beenden', 'move.respond': ({ cards }) => `Mit ${cards} antworten`,
-  'move.concede': 'Herausforderung aufgeben', 'move.challengeDraft': ({ cards }) => `Den Zug mit ${cards} herausfordern`,
-  'move.passDraft': 'Den Zug stehen lassen', 'move.choose': ({ dir }) => `Wählen: ${dir}`,
-  'dir.top_to_bottom': 'obersten Satz nach unten', 'dir.bottom_to_top': 'untersten Satz nach oben',
 
-  'opt.players': 'Spieler', 'opt.edition': 'Ausgabe', 'opt.end_mode': 'Wann das Spiel endet',
-  'opt.tie_policy': 'Bei Gleichstand an der Spitze', 'tie.extra_round': 'noch eine Runde', 'tie.shared_win': 'Sieg teilen',
-  'opt.first_player': 'Wer beginnt', 'opt.later_rounds_start': 'Wer die späteren Runden beginnt',
-  'later.rotate_left': 'der Nächste links', 'later.poorest': 'wer am ärmsten ist',
-  'opt.draft_challenge_requires_own_set': 'Wer einen gezogenen Satz herausfordert, braucht einen eigenen Satz',
-  'opt.draft_set_first_set_protected': 'Ein gezogener erster Satz ist sicher',
-  'opt.public_set_composition': 'Jede Karte jedes Satzes zeigen', 'hint.public_set_composition': 'Aus: nur Art, Größe und oberste Karte jedes Satzes.',
-  'opt.hand_size_six': 'Sechs Karten auf der Hand', 'opt.two_actions': 'Zwei Aktionen pro Zug',
-  'opt.no_rechallenge_after_loss': 'Keine Gegen-Herausforderung direkt nach einer Niederlage',
-  'opt.improve_set': 'Passende Karte auf den obersten Satz legen', 'opt.action_cards': 'Tausch- und Umschichtkarten im Stapel',
-  'opt.penny_jar': 'Spardosen-Joker (1.000 $, doppelt in Herausforderungen)', 'opt.second_set_challenge': 'Der zweite Satz von oben kann mit einem Paar herausgefordert werden',
-  'and': 'und',
-};
+// German is fetched only for a German reader (a third of this module's weight otherwise).
+const LOADERS = { de: () => import('./i18n-de.js') };
+const DICTIONARIES = { en: EN };
 
-export const DICTIONARIES = { en: EN, de: DE };
+// Loads the reader's dictionary; the page awaits it before it draws (English meanwhile).
+export async function ready() {
+  const l = lang();
+  if (!DICTIONARIES[l] && LOADERS[l]) DICTIONARIES[l] = (await LOADERS[l]()).DE;
+}
 
 // The language a game asks for when the reader chose none (a German edition: German).
 let gameLanguage = null;
@@ -205,27 +120,29 @@ export function chosen() { return localStorage.getItem(KEY); }
 
 export function lang() {
   const pick = chosen() || gameLanguage;
-  if (pick in DICTIONARIES) return pick;
+  if (pick in LANGUAGES) return pick;
   for (const l of navigator.languages || [navigator.language || 'en']) {
     const base = String(l).slice(0, 2).toLowerCase();
-    if (base in DICTIONARIES) return base;
+    if (base in LANGUAGES) return base;
   }
   return 'en';
 }
 
-export function choose(language) {
+export async function choose(language) {
   localStorage.setItem(KEY, language);
+  await ready();
   document.documentElement.lang = lang();
 }
 
 // A screen showing a game of `edition` says so: German for de_2024 unless the reader chose.
-export function forEdition(edition) {
+export async function forEdition(edition) {
   gameLanguage = edition === 'de_2024' ? 'de' : null;
+  await ready();
   document.documentElement.lang = lang();
 }
 
 export function t(key, params = {}) {
-  const entry = DICTIONARIES[lang()][key] ?? EN[key];
+  const entry = DICTIONARIES[lang()]?.[key] ?? EN[key];
   if (entry === undefined) return key;
   if (typeof entry === 'function') return entry(params);
   return entry.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ''));

@@ -76,7 +76,7 @@ export async function mount(root, { id }) {
   const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
   // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js, i18n.js).
-  forEdition(st.summary.ruleset.edition);
+  await forEdition(st.summary.ruleset.edition);
   const talk = reactionBar(id);
   log.el.prepend(talk.el);
   const unkeys = keysAtMoves(main);

@@ -30,7 +30,7 @@ export async function mount(root, { id }) {
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
-  forEdition(st.summary.ruleset.edition);
+  await forEdition(st.summary.ruleset.edition);
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
   let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
