@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
 import { t } from './i18n.js';
-import { endModeFor } from './play.js';
+import { editionFor, endModeFor } from './play.js';
 import { current } from './store.js';
 
 const words = (s) => String(s).replaceAll('_', ' ');
@@ -44,6 +44,7 @@ export function createForm(catalogue) {
     if (name === 'players') return field(name, select(name, [2, 3, 4, 5, 6].map((n) => [n, t('start.playersN', { n })]), 4));
     if (name === 'first_player') return field(name, select(name, [['random', t('custom.random')], ...[0, 1, 2, 3, 4, 5].map((n) => [n, t('custom.firstSeat', { n: n + 1 })])], 'random'));
     if (name === 'end_mode') return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), endModeFor(4)));
+    if (name === 'edition') return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), editionFor()));
     if (enumOf(p)) return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), p.default));
     if (p.type === 'boolean' && p.default !== undefined) return check(name, p);
     if (p.type === 'boolean' || p.anyOf?.some((a) => a.type === 'null')) {
