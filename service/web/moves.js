@@ -93,9 +93,10 @@ export function keysAtMoves(root) {
     atMoves = true;
     button.click();
   };
-  const onFocus = (ev) => { atMoves = Boolean(ev.target.closest?.('.moves')); };
+  const onFocus = (ev) => { atMoves = Boolean(ev.target.closest?.('.moves, .game-over')); };
   // After each redraw: focus lost (to the body, or with a removed element) goes back.
   const back = new MutationObserver(() => {
+    offered().slice(0, 9).forEach((b, i) => { if (!b.hasAttribute('aria-keyshortcuts')) b.setAttribute('aria-keyshortcuts', String(i + 1)); });
     const active = document.activeElement;
     if (!atMoves || (active && active !== document.body && root.contains(active) && !active.disabled)) return;
     // The first move on offer; else the moves' heading (others deciding), or the result's.

@@ -77,6 +77,9 @@ def test_one_click_against_bots_played_by_keys_then_play_again_and_rematch(peopl
     expect(page.get_by_role("button", name="Rematch")).to_be_visible()
     screenshot(page, "one-click-game-over")
     assert not serious_accessibility_issues(page)
+    # The stream ended with the game; talk after it still reaches the table (read by pages).
+    page.get_by_role("region", name="Reactions").get_by_role("button", name="Good game").click()
+    expect(page.get_by_role("region", name="Game log")).to_contain_text(re.compile("Good game"))
 
     page.get_by_role("button", name="Play again").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
@@ -89,6 +92,11 @@ def test_one_click_against_bots_played_by_keys_then_play_again_and_rematch(peopl
     expect(page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
     rematch = page.evaluate("() => window.cya.state.summary")
     assert rematch["rematch_of"] == game and rematch["game_id"] not in (game, again)
+
+    page.goto("/#/custom")
+    expect(page.get_by_role("form", name="Custom game")).to_be_visible()
+    screenshot(page, "custom")
+    assert not serious_accessibility_issues(page)
 
 
 def test_a_friend_invited_by_link_plays_and_hears_the_reactions_at_the_servers_pace(
