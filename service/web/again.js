@@ -2,10 +2,10 @@
 // the one already offered if another player asked first) and "Play again" (the same game
 // with its bots, new). The stream ends with the game, so what the table says after it (a
 // reaction, a rematch offered) is read by pages, every few seconds, while the table is open.
+// play.js loads only when asked: the table's first paint does not wait for it.
 import { api } from './api.js';
 import { announce, h } from './dom.js';
 import { t } from './i18n.js';
-import { playAgain } from './play.js';
 
 const AFTER_END_POLL_MS = 3000;
 
@@ -22,7 +22,7 @@ export function againButtons(id, summary, offer) {
     h('div', { class: 'buttons' },
       offer ? null : h('button', { type: 'button', class: 'primary', 'aria-describedby': 'rematch-hint', 'data-focus': 'rematch',
         onclick: act(async () => `#/game/${(await api.rematch(id)).game_id}`) }, t('end.rematch')),
-      h('button', { type: 'button', 'data-focus': 'again', onclick: act(async () => `#/game/${await playAgain(summary)}`) }, t('end.again'))),
+      h('button', { type: 'button', 'data-focus': 'again', onclick: act(async () => `#/game/${await (await import('./play.js')).playAgain(summary)}`) }, t('end.again'))),
     offer ? null : h('small', { id: 'rematch-hint' }, t('end.rematchHint')));
 }
 
