@@ -1,10 +1,14 @@
 """Web client benchmark: Debian's Chromium driven by Playwright against one API process on
 loopback (uvicorn as `scripts/serve.sh` runs it, a fresh SQLite file, rate limits off).
 
-(a) JS + CSS the table loads (uncompressed bytes, every script and stylesheet a cold load of
-    `#/game/ID` fetches)                                                   — target ≤ 150 KB
+(a) JS + CSS + SVG the table loads (uncompressed bytes, every script, stylesheet and picture
+    a cold load of `#/game/ID` fetches; the cards' pictures are inline SVG in pictures.js)
+                                                                            — target ≤ 200 KB
 (b) the page's own command: from its POST leaving `fetch` to the first animation frame after
-    the table shows the answer's version, p95                               — target ≤ 50 ms
+    the table shows the answer's version, p95 (the table is drawn in its new state at once;
+    the replay of the move's events runs after that frame)                  — target ≤ 50 ms
+    Reported with it: the part until the POST's answer is in (the server's), and the part
+    after it (the page's: its GET /turn and the drawing).
 (c) another seat's command: from the moment the other player (a scripted client in this
     process) sends its POST to the first frame after this page shows that version, which
     reaches it over the event stream, p95 (the clock starts before the commit, not after)
@@ -43,7 +47,7 @@ from tests.processes import free_port, wait_healthy  # noqa: E402  (from the roo
 CHROMIUM = os.environ.get("CYA_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TARGETS = {"table_js_css_kb": 150.0, "own_command_p95_ms": 50.0,
+TARGETS = {"table_js_css_svg_kb": 200.0, "own_command_p95_ms": 50.0,
            "other_seat_p95_ms": 100.0, "cold_first_render_ms": 500.0}
 
 # Timing hooks put in the page before its own scripts run. They only watch: the fetch wrapper
@@ -141,13 +145,14 @@ def shown_at(page: Page, version: int) -> float:
 
 
 def play(browser: Any, server: Server, samples: int
-         ) -> tuple[list[float], list[float], list[float], float]:
+         ) -> tuple[list[float], list[float], list[float], list[float], float]:
     """Games until both kinds of sample are in; also the JS + CSS a table loads."""
     ada, ada_made = player(server, "ada")
     bob, _ = player(server, "bob")
     rng = random.Random(1)
     own: list[float] = []
     answers: list[float] = []  # the part of `own` until the POST's answer is in
+    page_part: list[float] = []  # the rest: the page's reload (GET /turn) and drawing
     other: list[float] = []
     shipped = 0.0
     while len(own) < samples or len(other) < samples:
@@ -155,7 +160,7 @@ def play(browser: Any, server: Server, samples: int
         page = open_table(browser, server, ada_made, game)
         if not shipped:
             shipped = page.evaluate(
-                "performance.getEntriesByType('resource').filter(e => /\\.(js|css)$/"
+                "performance.getEntriesByType('resource').filter(e => /\\.(js|css|svg)$/"
                 ".test(new URL(e.name).pathname)).reduce((n, e) => n + e.decodedBodySize, 0)")
         while page.locator(".game-over").count() == 0:
             legal = bob.get(f"/v1/games/{game}/legal-commands").json()["commands"]
@@ -175,8 +180,9 @@ def play(browser: Any, server: Server, samples: int
                                           "window.__bench.posts.at(-1)", arg=posts).json_value()
             own.append(shown_at(page, post["version"]) - post["t0"])
             answers.append(post["answered"] - post["t0"])
+            page_part.append(own[-1] - answers[-1])
         page.context.close()
-    return own, answers, other, shipped / 1024
+    return own, answers, page_part, other, shipped / 1024
 
 
 def cold_loads(browser: Any, server: Server, loads: int) -> list[float]:
@@ -203,16 +209,18 @@ def main() -> int:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 cold = cold_loads(browser, server, args.loads)
-                own, answers, other, kb = play(browser, server, args.samples)
+                own, answers, page_part, other, kb = play(browser, server, args.samples)
                 browser.close()
         finally:
             server.stop()
     figures = {
-        "table_js_css_kb": round(kb, 1),
+        "table_js_css_svg_kb": round(kb, 1),
         "own_command_p50_ms": round(statistics.median(own), 1),
         "own_command_p95_ms": round(pct(own, 0.95), 1),
         "own_command_post_answered_p50_ms": round(statistics.median(answers), 1),
         "own_command_post_answered_p95_ms": round(pct(answers, 0.95), 1),
+        "own_command_after_answer_p50_ms": round(statistics.median(page_part), 1),
+        "own_command_after_answer_p95_ms": round(pct(page_part, 0.95), 1),
         "other_seat_p50_ms": round(statistics.median(other), 1),
         "other_seat_p95_ms": round(pct(other, 0.95), 1),
         "cold_first_render_median_ms": round(statistics.median(cold), 1),

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 MAINTENANCE_INTERVAL_S = 30
 RECONNECT_WAIT_S = 1.0
+PUBSUB_WAKE_S = 1.0
 
 
 class DueWorker(SimpleWorker):
@@ -47,6 +48,17 @@ class DueWorker(SimpleWorker):
     after a 35 s one. A reconnect is one refused connection a second per worker."""
 
     max_connection_wait_time = RECONNECT_WAIT_S
+
+    def subscribe(self) -> None:
+        """RQ's, but the thread that hears commands on the worker's channel wakes every second,
+        not every minute: since redis-py 8.2 stopping it waits for it, and a thread that had
+        just unsubscribed slept out its minute, which held the worker's exit (its SIGTERM, and
+        one `cya worker --burst` in four) for 60 s."""
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]
+            sleep_time=PUBSUB_WAKE_S, daemon=True,
+            exception_handler=self._pubsub_exception_handler)
 
 
 def run(settings: Settings, *, name: str | None = None, burst: bool = False,

@@ -2,7 +2,8 @@
 // running challenge as a duel, the scores. Used by the player's table, the watcher and the
 // audit viewer; `opts.hooks` lets the player's table hang actions on cards and seats.
 import { h } from './dom.js';
-import { cardFace, money, typeName } from './cards.js';
+import { art } from './pictures.js';
+import { cardBack, cardFace, money, typeName } from './cards.js';
 
 // The seat names a game's summary gives: a person's display name, or "Bot 3 (greedy)".
 export function seatNames(summary) {
@@ -30,56 +31,81 @@ export function whoseDecision(view, names) {
   }
 }
 
-// `controls` (the player's moves) go right below the hand, where a phone's reader finds them.
-export function board(view, { names, edition, version, deadline, mySeat = null, hooks = {}, hands = null, controls = null }) {
+// The table as it stands round a real one: the others across the top, the piles and what
+// just happened (`recent`) in the middle, your seat, hand and moves (`controls`) at the bottom,
+// where a phone's thumb and reader find them. `open(seat)` says whether a seat shows its
+// whole stack; with `toggle`, its name is a button that opens or closes it (a phone shows
+// the others compact).
+export function board(view, { names, edition, version, deadline, mySeat = null, hooks = {}, hands = null, controls = null, recent = null, open = () => true, toggle = null }) {
   const card = (id, attrs) => cardFace(h, edition, id, attrs);
-  return h('section', { class: 'board', 'aria-label': 'The table', dataset: { version } },
+  const ctx = { view, names, edition, card, mySeat, hooks, hands, open, toggle };
+  const me = mySeat === null ? null : view.seats[mySeat];
+  return h('section', { class: `board${recent ? ' with-recent' : ''}`, 'aria-label': 'The table', dataset: { version } },
+    h('div', { class: 'seats opponents' }, view.seats.filter((s) => s !== me).map((s) => seat(s, ctx))),
     h('div', { class: 'centre' },
       h('p', { class: 'turn', id: 'turn' },
         view.status === 'finished' ? 'The game is over' : whoseDecision(view, names),
         deadline && view.status !== 'finished' ? [' · ', clock(deadline)] : null),
       h('p', { class: 'meta' }, `Round ${view.round_no}`),
       h('div', { class: 'piles' },
-        h('div', { class: 'pile' },
-          h('span', { class: 'card back' }, h('span', { class: 'name' }, `${view.draw_count}`), h('span', { class: 'sr-only' }, ' cards')),
+        h('div', { class: 'pile draw' },
+          cardBack(h, `${view.draw_count}`, {}), h('span', { class: 'sr-only' }, ' cards'),
           h('span', { class: 'caption' }, 'Draw pile')),
         h('div', { class: 'pile discard', ...hooks.discardTarget },
           view.discard_pile.length ? card(view.discard_pile.at(-1)) : h('span', { class: 'card empty' }, 'empty'),
           h('span', { class: 'caption' }, `Discard (${view.discard_pile.length})`)),
-        view.draft_piles.map((p, i) => h('div', { class: 'pile draft' },
-          p.top ? hooks.pileCard ? hooks.pileCard(p.top, card) : card(p.top)
-            : h('span', { class: 'card back' }, h('span', { class: 'name' }, p.count ? 'face down' : 'empty')),
+        view.draft_piles.map((p, i) => h('div', { class: 'pile draft', dataset: { pile: i } },
+          p.top ? hooks.pileCard ? hooks.pileCard(p.top, card) : card(p.top) : cardBack(h, p.count ? 'face down' : 'empty'),
           h('span', { class: 'caption' }, `Pile ${i + 1} (${p.count})`)))),
       duel(view, names, edition, card),
       draftWindow(view, names, edition, card)),
+    recent,
+    me ? h('div', { class: 'seats mine' }, seat(me, ctx)) : null,
     mySeat !== null && view.hand && (view.hand.length || view.status === 'playing') ? h('section', { class: 'hand', 'aria-label': 'Your hand' },
       h('h2', {}, `Your hand (${view.hand.length})`),
       h('div', { class: 'cards', role: 'group', 'aria-label': 'Cards in your hand' },
         view.hand.map((id) => hooks.handCard ? hooks.handCard(id, card) : card(id)))) : null,
     controls,
-    h('div', { class: 'seats' }, view.seats.map((s) => seat(s, view, names, edition, card, mySeat, hooks, hands))),
     scores(view, names));
 }
 
-function seat(s, view, names, edition, card, mySeat, hooks, hands) {
+function seat(s, { view, names, edition, card, mySeat, hooks, hands, open, toggle }) {
   const top = s.stack.at(-1);
   const awaited = view.awaiting.includes(s.seat);
+  const shown = open(s.seat);
+  const name = [names[s.seat], s.seat === mySeat ? ' (you)' : ''];
   return h('section', {
-    class: `seat${s.seat === mySeat ? ' me' : ''}${awaited ? ' awaited' : ''}${view.winners.includes(s.seat) ? ' winner' : ''}`,
+    class: `seat${s.seat === mySeat ? ' me' : ''}${awaited ? ' awaited' : ''}${view.winners.includes(s.seat) ? ' winner' : ''}${shown ? ' open' : ''}`,
     'aria-label': `Seat ${s.seat + 1}: ${names[s.seat]}`, dataset: { seat: s.seat }, ...hooks.seatTarget?.(s.seat),
   },
-  h('h3', {}, names[s.seat], s.seat === mySeat ? ' (you)' : '', awaited ? h('span', { class: 'badge' }, 'deciding') : ''),
-  h('p', { class: 'meta' }, `${s.hand_count} in hand · ${s.stack.length} set${s.stack.length === 1 ? '' : 's'}`,
-    ` · stack ${money(s.stack_value)} · total ${money(s.total)}`, s.round_wins ? ` · ${s.round_wins} round win${s.round_wins === 1 ? '' : 's'}` : ''),
-  top ? h('div', { class: 'top-set' }, h('span', { class: 'sr-only' }, 'Top set: '), card(top.top),
-    h('span', { class: 'count' }, `×${top.count}`, h('span', { class: 'sr-only' }, ' cards'))) : h('p', { class: 'empty' }, 'No sets yet'),
-  s.stack.length ? h('ol', { class: 'stack', reversed: true, 'aria-label': 'Stack, top first' },
+  h('h3', {}, toggle ? h('button', { type: 'button', class: 'seat-toggle', 'aria-expanded': String(shown), 'data-focus': `seat:${s.seat}`, onclick: () => toggle(s.seat) }, name) : name,
+    awaited ? h('span', { class: 'badge' }, 'deciding') : ''),
+  // In parts: a compact seat shows the stack's value alone.
+  h('p', { class: 'meta' }, h('span', {}, `${s.hand_count} in hand · ${s.stack.length} set${s.stack.length === 1 ? '' : 's'} · `),
+    h('span', { class: 'm-stack' }, h('span', { class: 'm-word' }, 'stack '), money(s.stack_value)), h('span', {}, ` · total ${money(s.total)}`),
+    s.round_wins ? h('span', {}, ` · ${s.round_wins} round win${s.round_wins === 1 ? '' : 's'}`) : ''),
+  // What this seat did last (motion.js fills it): highlighted until the seat moves again.
+  h('p', { class: 'last-move', dataset: { seat: s.seat } }),
+  top ? fan(s.stack, edition, card) : h('p', { class: 'empty' }, 'No sets yet'),
+  shown && s.stack.length ? h('ol', { class: 'stack', reversed: true, 'aria-label': 'Stack, top first' },
     [...s.stack].reverse().map((set, i) => h('li', { class: i === s.stack.length - 1 ? 'safe' : '' },
       `${typeName(edition, set.type)} ×${set.count}`,
       i === s.stack.length - 1 ? h('span', { class: 'badge safe' }, 'safe') : null))) : null,
   hands?.[s.seat] ? [h('p', { class: 'caption' }, `Hand (${hands[s.seat].length})`),
     h('div', { class: 'cards small', role: 'group', 'aria-label': `${names[s.seat]}'s hand` }, hands[s.seat].map((id) => card(id)))] : null,
   hooks.seatActions?.(s.seat));
+}
+
+// A stack as cards: the sets under the top fanned out behind it (their pictures show), the
+// top set as its top card with the set's other cards peeking out beneath.
+function fan(stack, edition, card) {
+  const top = stack.at(-1), under = stack.slice(0, -1);
+  return h('div', { class: 'fan' },
+    under.length ? h('div', { class: 'under', 'aria-hidden': 'true' }, under.slice(-4).map((set, i, shown) =>
+      h('span', { class: 'card mini', style: `--i:${i - shown.length}` }, art(set.type)))) : null,
+    h('div', { class: 'top-set', style: `--n:${Math.min(top.count, 4)}` }, h('span', { class: 'sr-only' }, 'Top set: '),
+      h('span', { class: 'pile-of', dataset: { count: top.count } }, card(top.top)),
+      h('span', { class: 'count' }, `×${top.count}`, h('span', { class: 'sr-only' }, ' cards'))));
 }
 
 function duel(view, names, edition, card) {

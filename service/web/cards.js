@@ -1,6 +1,7 @@
 // Card names and values per edition, from GET /v1/rulesets (loaded once). A card id is
 // `<type>#<n>`; its type carries the name and value. de_2024 games use the German names.
 import { api } from './api.js';
+import { art } from './pictures.js';
 
 let types = null; // edition -> type -> {kind, value, name_en, name_de}
 
@@ -33,13 +34,35 @@ export function label(edition, id) {
   return c.kind === 'action' ? typeName(edition, id) : `${typeName(edition, id)} (${money(c.value)})`;
 }
 
-// A card as the page shows it: name and value, its id in data-card (tests and the audit
-// viewer read it; it is a card the viewer may see anyway).
+// A value band colours the value chip, so equal values look alike across editions.
+const band = (c) => (c.kind !== 'asset' ? c.kind : c.value >= 20_000 ? 'v20' : c.value >= 15_000 ? 'v15' : c.value >= 10_000 ? 'v10' : 'v5');
+// German compounds break where a reader expects, not anywhere (<wbr>: no character added,
+// so the card's text stays its name).
+const JOINS = /(?<=.{4})(sammlung|karten|eisenbahn|geld|flugzeug|roller|glas|schwein|boot|konto|heim)$/;
+
+function nameParts(h, name) {
+  return name.split(' ').flatMap((word, i) => {
+    const m = word.length > 9 && word.match(JOINS);
+    const parts = m ? [word.slice(0, m.index), h('wbr'), m[1]] : [word];
+    return i ? [' ', ...parts] : parts;
+  });
+}
+
+// A card as the page shows it: its picture, name and value (a ribbon says WILD or ACTION), its id in
+// data-card (tests and the audit viewer read it; it is a card the viewer may see anyway).
+// The text reads "Name $value": the value chip sits on top by the stylesheet, not by order.
 export function cardFace(h, edition, id, attrs = {}) {
-  const c = info(edition, id);
+  const c = info(edition, id), type = cardType(id), name = typeName(edition, id);
   return h(attrs.tag || 'span', {
-    ...attrs, tag: undefined, class: `card ${c.kind} t-${cardType(id)} ${attrs.class || ''}`,
-    dataset: { card: id, ...(attrs.dataset || {}) },
-  }, h('span', { class: 'name', lang: edition === 'de_2024' ? 'de' : null }, typeName(edition, id)),
+    ...attrs, tag: undefined, class: `card ${c.kind} ${band(c)} t-${type} ${attrs.class || ''}`,
+    // The ribbon is drawn by the stylesheet from data-ribbon: not part of the card's text.
+    dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: c.kind }), ...(attrs.dataset || {}) },
+  }, art(type),
+  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
+}
+
+// A face-down card: the pattern of the deck's back, and what it stands for as text.
+export function cardBack(h, text, attrs = {}) {
+  return h('span', { ...attrs, class: `card back ${attrs.class || ''}` }, h('span', { class: 'name' }, text));
 }

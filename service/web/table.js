@@ -11,6 +11,7 @@ import { reactionBar, showReactions } from './reactions.js';
 import { startDrag, takeDrop } from './drag.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
+import { playback } from './motion.js';
 import { waitingRoom } from './waiting.js';
 import { current, session } from './store.js';
 
@@ -73,7 +74,16 @@ export async function mount(root, { id }) {
 
   const [first] = await Promise.all([load(), loadCards()]);
   const main = h('div', { class: 'play' });
-  const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
+  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition, mySeat: st.seat });
+  const log = logPanel(told);
+  const motion = playback(told);
+  // The seats: compact on a phone until tapped (one line each, the top set as a card), open
+  // on a wide screen; a seat tapped open or shut stays so.
+  const narrow = matchMedia('(max-width: 899px)');
+  const opened = new Map();
+  const seatOpen = (seat) => opened.get(seat) ?? !narrow.matches;
+  const toggleSeat = (seat) => { opened.set(seat, !seatOpen(seat)); render(); };
+  narrow.addEventListener('change', () => st.view && render());
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
   // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js, i18n.js).
   await forEdition(st.summary.ruleset.edition);
@@ -114,14 +124,15 @@ export async function mount(root, { id }) {
         summaryStale = true;
         live.reload();
       }
+      heard(items);
       // A newcomer's name is in the game's summary, not in the event: fetch it first. Only
       // the names are taken: the seats come with the next snapshot, in version order.
-      heard(items);
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
-      if (!unknown) log.add(items);
+      const tell = () => { log.add(items); motion.add(items); };
+      if (!unknown) tell();
       else {
         api.game(id).then((d) => { Object.assign(st.summary.names, d.summary.names); }, () => {})
-          .finally(() => log.add(items));
+          .finally(tell);
       }
     },
     onStatus(status, err) {
@@ -141,6 +152,7 @@ export async function mount(root, { id }) {
 
   async function send(command) {
     const answer = api.command(id, command);
+    motion.skip();
     // Only the move buttons change while it is on its way: no redraw of the whole table.
     st.busy = true; st.error = null; st.until = null;
     main.querySelectorAll('button.move').forEach((b) => { b.disabled = true; });
@@ -175,8 +187,10 @@ export async function mount(root, { id }) {
       replace(main, header(), gameOver(), board(st.view, {
         names: seatNames(st.summary), edition: st.summary.ruleset.edition, version: st.version,
         deadline: st.deadline, mySeat: st.seat, hooks: hooks(), controls: moves(),
+        recent: motion.el, open: seatOpen, toggle: toggleSeat,
       }));
     }
+    motion.shown(st.version, main);
     if (focused) main.querySelector(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
   }
 
@@ -274,7 +288,7 @@ export async function mount(root, { id }) {
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
       h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : `Waiting for the other player${st.view.seats.length === 2 ? '' : 's'}`),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
-      st.legal.length ? h('p', { class: 'hint' }, st.selected.size
+      st.legal.length ? h('p', { class: `hint${st.selected.size ? '' : ' intro'}` }, st.selected.size
         ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
         : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,
       st.legal.length ? h('ul', { class: 'move-list' }, shown.map((c) => h('li', {}, moveButton(c)))) : null);
@@ -294,5 +308,5 @@ export async function mount(root, { id }) {
   }
 
   const waiting = setInterval(() => { if (!st.view && st.summary.status === 'lobby') live.reload(); }, WAITING_POLL_MS);
-  return () => { clearInterval(waiting); live.stop(); log.stop?.(); unkeys(); talk.stop(); afterEnd?.(); };
+  return () => { clearInterval(waiting); live.stop(); log.stop?.(); motion.stop(); unkeys(); talk.stop(); afterEnd?.(); };
 }

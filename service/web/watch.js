@@ -9,6 +9,7 @@ import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
 import { forEdition } from './i18n.js';
+import { playback } from './motion.js';
 import { showReactions } from './reactions.js';
 import { current, session } from './store.js';
 
@@ -19,7 +20,15 @@ export async function mount(root, { id }) {
   current.screen = 'watch';
   current.state = st;
   const main = h('div', { class: 'play' });
-  const log = logPanel(() => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition }));
+  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition, mySeat: null });
+  const log = logPanel(told);
+  const motion = playback(told);
+  // The seats: compact on a phone until tapped, open on a wide screen (as at the table).
+  const narrow = matchMedia('(max-width: 899px)');
+  const opened = new Map();
+  const seatOpen = (seat) => opened.get(seat) ?? !narrow.matches;
+  const toggleSeat = (seat) => { opened.set(seat, !seatOpen(seat)); render(); };
+  narrow.addEventListener('change', () => st.view && render());
 
   // GET /games/{id} is the summary and the spectator's view in one answer, both as of the
   // spectator delay's horizon (that many events behind while the game runs, never before
@@ -41,7 +50,7 @@ export async function mount(root, { id }) {
       Object.assign(st, { version, summary: detail.summary, view: detail.view });
       render();
     },
-    onEvents: (items) => { log.add(items); showReactions(items, () => seatNames(st.summary)); },
+    onEvents: (items) => { log.add(items); motion.add(items); showReactions(items, () => seatNames(st.summary)); },
     onStatus(status, err) {
       main.dataset.stream = status;
       // Back: the warning goes (but not what was said since).
@@ -65,8 +74,10 @@ export async function mount(root, { id }) {
       h('p', { class: 'hint watch-note' }, ['lobby', 'playing'].includes(st.summary.status) && delay
         ? `You see this game ${delay} event${delay === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`
         : 'You see what every watcher sees: the table, never a hand.'),
-      st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline })
+      st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline,
+        recent: motion.el, open: seatOpen, toggle: toggleSeat })
         : h('p', {}, 'The game has not started yet.'));
+    motion.shown(st.version, main);
   }
-  return () => live.stop();
+  return () => { live.stop(); motion.stop(); };
 }

@@ -50,9 +50,12 @@ def test_given_the_docs_and_the_runners_help_then_each_names_every_level():
     tournaments = (ROOT / "docs" / "tournaments.md").read_text()
     entrants = tournaments[tournaments.index("- **Entrants**"):].split("\n- ", 1)[0]
     table = "\n".join(re.findall(r"^\| `(\w+)` \|", bots, re.MULTILINE))
-    help_text = subprocess.run([CYA_BOT, "play", "--help"], capture_output=True, text=True,
-                               check=True, env={**os.environ, "COLUMNS": "200"}).stdout
+    help_text, simulate_help = (
+        subprocess.run([CYA_BOT, command, "--help"], capture_output=True, text=True,
+                       check=True, env={**os.environ, "COLUMNS": "200"}).stdout
+        for command in ("play", "simulate"))
 
     assert _named(table) == set(LEVELS)
     assert _named(entrants) == set(LEVELS), entrants
     assert _named(help_text[help_text.index("--bots"):]) == set(LEVELS), help_text
+    assert _named(simulate_help[simulate_help.index("--against"):]) == set(LEVELS)

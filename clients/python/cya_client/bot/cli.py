@@ -6,6 +6,7 @@
     cya-bot play mybot.py --server URL --key KEY --seek 4p --rated --games 10
     cya-bot play mybot.py --server URL --key KEY --challenge PLAYER (or open)
     cya-bot play mybot.py --server URL --key KEY --accept-challenges
+    cya-bot simulate mybot.py --against greedy,expert --games 1000 --players 4
 
 Ctrl-C once: no new game, the games in play are played to their end; twice: those games are
 resigned (a bot of the game's timeout level takes the seat) and the runner stops.
@@ -14,12 +15,8 @@ resigned (a bot of the game's timeout level takes the seat) and the runner stops
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import logging
-import re
 import signal
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -27,37 +24,17 @@ from typing import Any
 from rich.console import Console
 from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from cya_client.bot.loading import load_choose, players
+from cya_client.bot.results import results_table
 from cya_client.bot.runner import Choose, GameRecord, GameResult, Plan, Runner
 from cya_client.client import DEFAULT_URL, Client
 from cya_client.errors import ProblemError, RuleViolation
 from cya_client.receipts import ReceiptBox
+from cya_client.simulate import cli as simulate_cli
 
 console = Console(stderr=True)
 DEFAULT_RECEIPTS = "cya-receipts"  # in the working directory
-
-
-def load_choose(path: Path, function: str = "choose") -> Choose:
-    """The bot's function, from its Python file."""
-    spec = importlib.util.spec_from_file_location(f"cya_bot_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    choose = getattr(module, function, None)
-    if not callable(choose):
-        raise SystemExit(f"{path} defines no function {function}(view, legal)")
-    found: Choose = choose
-    return found
-
-
-def _players(text: str) -> int:
-    match = re.fullmatch(r"([2-6])p?", text.strip())
-    if not match:
-        raise argparse.ArgumentTypeError("the number of seats, 2p to 6p")
-    return int(match.group(1))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -71,14 +48,14 @@ def parser() -> argparse.ArgumentParser:
                       "key printed")
     play.add_argument("--name", help="the new player's name (with no --key)")
     mode = play.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--new", type=_players, metavar="NP",
+    mode.add_argument("--new", type=players, metavar="NP",
                       help="create games of N seats (2p..6p), you and --bots, and play them")
     mode.add_argument("--join", metavar="GAME", help="take a seat in GAME (if not yours yet) "
                       "and play it")
     mode.add_argument("--accept", action="store_true",
                       help="play every game you are seated in and take open seats of public "
                       "games in the lobby, as they come")
-    mode.add_argument("--seek", type=_players, metavar="NP",
+    mode.add_argument("--seek", type=players, metavar="NP",
                       help="quick play: be paired with other seekers for games of N seats "
                       "(2p..6p), oldest first within a rating range that widens")
     mode.add_argument("--challenge", metavar="PLAYER",
@@ -105,6 +82,7 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--no-receipts", action="store_true", help="keep no receipts")
     play.add_argument("--quiet", action="store_true",
                       help="no progress bar: a line per game started and finished")
+    simulate_cli.add_parser(sub)
     return top
 
 
@@ -167,24 +145,12 @@ def _left(client: Client, record: GameRecord) -> bool:
     return True
 
 
-def results_table(results: Sequence[GameResult], runner: Runner) -> Table:
-    table = Table(title="Results")
-    for column in ("games", "wins", "win rate", "average score", "decisions", "errors"):
-        table.add_column(column, justify="right")
-    games = len(results)
-    wins = sum(r.won for r in results)
-    errors = sum(r.errors for r in results) + runner.errors + sum(
-        g.errors for g in runner.games.values())
-    table.add_row(str(games), str(wins), f"{wins / games:.0%}" if games else "-",
-                  f"${sum(r.score for r in results) / games:,.0f}" if games else "-",
-                  str(sum(r.decisions for r in results)), str(errors))
-    return table
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, handlers=[RichHandler(console=console)],
                         format="%(message)s")
+    if args.command == "simulate":
+        return simulate_cli.main(args, console)
     choose = load_choose(args.bot, args.function)
     plan = plan_of(args)
     receipts = None if args.no_receipts else ReceiptBox(args.receipts)
@@ -230,7 +196,8 @@ def _play(client: Client, choose: Choose, plan: Plan, *, quiet: bool) -> int:
         resign_all(client, runner)
     finally:
         signal.signal(signal.SIGINT, previous)
-    console.print(results_table(runner.results, runner))
+    errors = runner.errors + sum(g.errors for g in runner.games.values())
+    console.print(results_table(runner.results, errors))
     if interrupted:
         return 130
     failed = runner.errors + sum(r.errors for r in runner.results)

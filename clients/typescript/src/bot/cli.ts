@@ -17,7 +17,8 @@ import { parseArgs } from "node:util";
 
 import { Client, DEFAULT_URL } from "../client.js";
 import { CountingFetch } from "../transport.js";
-import { type Choose, defaultPlan, type GameRecord, type GameResult, type Plan, resignAll, Runner } from "./runner.js";
+import { resultsTable } from "./results.js";
+import { type Choose, defaultPlan, type GameRecord, type Plan, resignAll, Runner } from "./runner.js";
 
 const USAGE = `usage: cya-bot play BOT (--new NP | --join GAME | --accept | --seek NP | --challenge PLAYER |
                     --accept-challenges) [options]
@@ -129,26 +130,6 @@ export async function loadChoose(path: string, name = "choose"): Promise<Choose>
   const found = module[name] ?? fallback?.[name] ?? (name === "choose" ? fallback : undefined);
   if (typeof found !== "function") throw new UsageError(`${path} exports no function ${name}(view, legal)`);
   return found as Choose;
-}
-
-/** The results table, as the Python runner prints it. */
-export function resultsTable(results: GameResult[], runner: Runner): string {
-  const games = results.length;
-  const wins = results.filter((r) => r.won).length;
-  const errors = results.reduce((n, r) => n + r.errors, 0) + runner.errors +
-    [...runner.games.values()].reduce((n, g) => n + g.errors, 0);
-  const money = (n: number): string => `$${Math.round(n).toLocaleString("en-US")}`;
-  const row = [
-    String(games), String(wins), games ? `${Math.round((100 * wins) / games)}%` : "-",
-    games ? money(results.reduce((n, r) => n + r.score, 0) / games) : "-",
-    String(results.reduce((n, r) => n + r.decisions, 0)), String(errors),
-  ];
-  const head = ["games", "wins", "win rate", "average score", "decisions", "errors"];
-  const widths = head.map((h, i) => Math.max(h.length, row[i]!.length));
-  const line = (cells: string[]): string => `│ ${cells.map((c, i) => c.padStart(widths[i]!)).join(" │ ")} │`;
-  const rule = (l: string, m: string, r: string): string => l + widths.map((w) => "─".repeat(w + 2)).join(m) + r;
-  const title = "Results".padStart(Math.floor((rule("", "─", "").length + 7) / 2));
-  return [title, rule("┌", "┬", "┐"), line(head), rule("├", "┼", "┤"), line(row), rule("└", "┴", "┘")].join("\n");
 }
 
 function median(values: number[]): number | null {
