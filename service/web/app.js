@@ -88,7 +88,8 @@ function drawHeader() {
     session.key() ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/lobby' }, t('nav.games')), ' · ', h('a', { href: '#/start' }, t('nav.key'))]
       : h('a', { href: '#/' }, t('nav.getKey')),
     ' · ', h('a', { href: '/docs' }, t('nav.api')), ' · ',
-    h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: async () => { await choose(other); route(); } }, LANGUAGES[other]));
+    h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: async () => { await choose(other); route(); } },
+      LANGUAGES[other]));
 }
 
 window.addEventListener('hashchange', route);
