@@ -94,8 +94,9 @@ export function keysAtMoves(root) {
     button.click();
   };
   const onFocus = (ev) => { atMoves = Boolean(ev.target.closest?.('.moves, .game-over')); };
-  // After each redraw: focus lost (to the body, or with a removed element) goes back.
-  const back = new MutationObserver(() => {
+  // After each redraw: focus lost (to the body, or with a removed element) goes back, in a
+  // task of its own after the redraw's, so the new table shows no later for it.
+  function restore() {
     offered().slice(0, 9).forEach((b, i) => { if (!b.hasAttribute('aria-keyshortcuts')) b.setAttribute('aria-keyshortcuts', String(i + 1)); });
     const active = document.activeElement;
     if (!atMoves || (active && active !== document.body && root.contains(active) && !active.disabled)) return;
@@ -104,8 +105,14 @@ export function keysAtMoves(root) {
     if (!target) return;
     if (!target.matches('button')) target.setAttribute('tabindex', '-1');
     target.focus({ preventScroll: true });
+  }
+  let queued = false;
+  const back = new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => { queued = false; restore(); }, 0);
   });
-  back.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled'] });
+  back.observe(root, { childList: true, subtree: true });
   document.addEventListener('keydown', onKey);
   root.addEventListener('focusin', onFocus);
   return () => { back.disconnect(); document.removeEventListener('keydown', onKey); };

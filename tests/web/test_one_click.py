@@ -11,6 +11,7 @@ import statistics
 
 import httpx
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import CHROMIUM, Server, screenshot, serious_accessibility_issues
 from .steps import shown_version, sign_up
@@ -40,9 +41,15 @@ def decide_by_key(page: Page) -> int:
 
 
 def focus_is_at_the_moves(page: Page) -> bool:
-    return page.evaluate(
-        """() => { const a = document.activeElement;
-                   return !!a && a !== document.body && !!a.closest('.moves, .game-over'); }""")
+    """Within a moment of the redraw (the page puts it back once the table is painted)."""
+    try:
+        page.wait_for_function(
+            """() => { const a = document.activeElement;
+                       return !!a && a !== document.body && !!a.closest('.moves, .game-over'); }""",
+            timeout=2_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_one_click_against_bots_played_by_keys_then_play_again_and_rematch(people):
