@@ -34,6 +34,7 @@ from rq import Queue
 
 from cya_rules import EndMode, legal_commands, player_view, preset
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.events.migrate import upgrade
 from service.events.tables import games
 from service.pipeline.publishers import CHANNEL_PREFIX
@@ -41,7 +42,6 @@ from service.scheduling.job_names import NOOP
 from service.scheduling.rq_scheduler import RQScheduler
 from service.table.clock import BOT_TURN, DueWork
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat, HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

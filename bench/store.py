@@ -30,10 +30,10 @@ import asyncpg
 
 from cya_rules import StartGame, execute, legal_commands, new_game, player_view, preset
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import BotSeat
 from service.events.migrate import upgrade
 from service.projections.rebuild import rebuild
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat
 from service.wiring.bootstrap import build, tune_gc
 from service.wiring.settings import Settings
 

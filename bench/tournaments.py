@@ -32,10 +32,10 @@ import sqlalchemy as sa
 from redis import Redis
 
 from cya_rules import EndMode, RuleSet
+from cya_rules.table.seats import BotLevel, BotSeat
 from service.events.migrate import upgrade
 from service.events.tables import games, tournaments
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotLevel, BotSeat
 from service.tournaments.entrants import BotEntrant
 from service.tournaments.runner.log import load
 from service.tournaments.runner.verify import verify

@@ -23,6 +23,13 @@ MATCHMAKING = ("service.matchmaking", "service.matchmaking.runner")
 MAY_IMPORT: dict[str, set[str]] = {
     "cya_rules": set(),
     "cya_rules.bots": {"cya_rules"},
+    # The table's events around the rules (seats, lobby, seeds, endings, clocks).
+    "cya_rules.table": {"cya_rules"},
+    # The log's format: one codec for every event, visibility, the hash chain, receipts.
+    "cya_rules.log": {"cya_rules", "cya_rules.table"},
+    # The offline verifier (`cya-verify`): not pure, it reads files and, with the `receipts`
+    # extra, checks signatures with `cryptography`.
+    "cya_rules.verify": {"cya_rules", "cya_rules.table", "cya_rules.log"},
     "service.table": {"cya_rules"},
     "service.ladder": {"cya_rules", "cya_rules.bots"},
     # The tournament's pure core.
@@ -38,10 +45,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "service.redis_clients": set(),
     # Signed receipts: keys and signing over a chain hash it is handed, into the table's
     # `Receipt` (a shape the pure `Turn` carries).
-    "service.receipts": {"service.table"},
+    "service.receipts": {"service.table", "cya_rules.log"},
     "service.pipeline": {"cya_rules", "service.table", "service.events",
                          "service.projections", "service.redis_clients"},
-    "service.audit": {"cya_rules", "service.table", "service.events",
+    "service.audit": {"cya_rules", "cya_rules.verify", "service.table", "service.events",
                       "service.projections"},
     "service.scheduling": {"cya_rules", "cya_rules.bots", "service.table", "service.events",
                            "service.projections", "service.pipeline", "service.redis_clients"},
@@ -80,8 +87,12 @@ MAY_IMPORT: dict[str, set[str]] = {
                     "service.webhooks", "service.redis_clients", "service.receipts",
                     *TOURNAMENTS, *MATCHMAKING},
 }
-PURE = {"cya_rules", "cya_rules.bots", "service.table", "service.tournaments",
-        "service.matchmaking"}
+# Whoever may import the rules may import their table and log packages (rules/cya_rules/).
+for _package, _allowed in MAY_IMPORT.items():
+    if not _package.startswith("cya_rules") and "cya_rules" in _allowed:
+        _allowed.update(("cya_rules.table", "cya_rules.log"))
+PURE = {"cya_rules", "cya_rules.bots", "cya_rules.table", "cya_rules.log", "service.table",
+        "service.tournaments", "service.matchmaking"}
 # Outside libraries that only the edges may use: never the pure packages.
 INFRASTRUCTURE = ("sqlalchemy", "asyncpg", "aiosqlite", "alembic", "redis", "rq", "litestar",
                   "uvicorn", "httpx")

@@ -95,7 +95,7 @@ def copy_rows(template: Template, pool: int, rng: random.Random, now: datetime
 
 
 def _rechain(events: list[tuple[Any, ...]], columns: list[str]) -> None:
-    from service.events.chain import event_hash
+    from cya_rules.log.chain import event_hash
 
     if not events:
         return

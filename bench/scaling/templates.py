@@ -28,10 +28,10 @@ async def play_templates(database_url: str, count: int, lobbies: int, seed: int 
     os.environ.pop("CYA_REDIS_URL", None)
     from cya_rules import EndMode, RuleSet, legal_commands, player_view
     from cya_rules.bots import greedy_policy, random_policy
+    from cya_rules.table.seats import BotSeat
     from service.events.migrate import upgrade
     from service.scheduling.idle_games import end_if_idle
     from service.table.lobby_commands import CreateGame, Start, TakeSeat
-    from service.table.seats import BotSeat
     from service.wiring.bootstrap import build
     from service.wiring.settings import Settings
 

@@ -17,11 +17,11 @@ from typing import Any
 import msgspec
 
 from cya_rules import player_view, spectator_view
-from service.events.codec import EventCodec
+from cya_rules.log.codec import EventCodec
+from cya_rules.table.lobby import SeatResigned
+from cya_rules.table.timeouts import SeatHandedToBot
 from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game, apply, horizon
-from service.table.lobby import SeatResigned
-from service.table.timeouts import SeatHandedToBot
 
 CARD_ID = re.compile(r"[a-z_]+#\d+")
 _codec = EventCodec()

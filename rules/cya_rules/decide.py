@@ -53,6 +53,17 @@ def execute(state: GameState, command: Command, actor: int | None) -> tuple[list
     return d.events, d.state
 
 
+def execute_if_first(state: GameState, command: Command, actor: int | None, first: Event
+                     ) -> tuple[list[Event], GameState] | None:
+    """`execute`, or None as soon as the command's own first event is not `first`: the rules
+    replay (`replay.py`) tries every legal command of a seat, and most differ at once."""
+    d = _handle(state, command, actor)
+    if d.events and d.events[0] != first:
+        return None
+    _advance(d)
+    return d.events, d.state
+
+
 def preview(state: GameState, command: Command, actor: int) -> tuple[list[Event], bool]:
     """What a dry run may show `actor` before it commits: the command's events and the steps
     after it that follow from what the seat can see, up to the first step that depends on

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 import msgspec
 
 from .commands import StartGame
-from .decide import execute
+from .decide import execute, execute_if_first
+from .errors import RuleViolation
 from .events import CardsDrawn, Event, GameStarted, RoundEnded, RoundStarted
 from .evolve import evolve
 from .legal import legal_commands
@@ -91,7 +92,10 @@ def _rules_problem(opening: GameStarted, log: Sequence[Event]) -> Finding | None
     a bot's or a timeout's), automatic steps (draws, flips, scoring, the next deal) included.
     The log does not record the commands, so each awaited seat's legal commands are tried."""
     start = StartGame(opening.seed or b"", opening.client_seeds)
-    events, state = execute(new_game(opening.ruleset), start, None)
+    try:
+        events, state = execute(new_game(opening.ruleset), start, None)
+    except RuleViolation as exc:  # a start no server could have made: the log was changed
+        return Finding(0, f"the game cannot start as game_started says: {exc}")
     i = _matching(log, 0, events)
     if i < len(events):
         return Finding(i, "the game's start is not what its seed and rules give")
@@ -117,7 +121,10 @@ def _explained_run(state: GameState, log: Sequence[Event], i: int
     furthest = i
     for seat in state.pending_seats():
         for command in legal_commands(state, seat):
-            events, after = execute(state, command, seat)
+            ran = execute_if_first(state, command, seat, log[i])
+            if ran is None:  # its first event is not the log's: it matches nothing
+                continue
+            events, after = ran
             matched = _matching(log, i, events)
             if events and matched == i + len(events):
                 return matched, after

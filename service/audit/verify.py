@@ -1,26 +1,18 @@
-"""`verify(game)`: walk the hash chain and hold each row's columns to its event, hold the log's
-end to the game's record, then replay the shuffles and the rules (domain.replay) on the log."""
+"""`verify(game)`: the log's own checks (`cya_rules.verify.log`, which the offline `cya-verify`
+runs too: the hash chain, the seeds, every shuffle and the rules replayed), plus what only the
+server holds: the log's end against the game's record."""
 
 from __future__ import annotations
 
-import typing
 from typing import Annotated
 
 import msgspec
 
-from cya_rules import Event
 from cya_rules.docs import doc
-from cya_rules.replay import audit
-from service.audit.seeds import SeedsReport, check_seeds
-from service.events.chain import event_hash
-from service.events.codec import AnyEvent
+from cya_rules.verify.log import check_events, check_times, read_log
+from cya_rules.verify.seeds import SeedsReport
 from service.events.event_store import EventStore
-from service.events.records import visibility_of
 from service.projections.games import recorded_version
-from service.table.endings import GameAbandoned, LobbyExpired
-from service.table.game import GENESIS_HASH
-
-_DOMAIN_EVENTS = typing.get_args(Event)
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -66,39 +58,14 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
                             else f"the log is empty, yet the game's record is at version "
                                  f"{before}")
 
-    seeds: SeedsReport | None = None
-
-    def bad(version: int, reason: str, rounds: int = 0, draws: int = 0) -> VerifyReport:
+    def bad(version: int, reason: str, rounds: int = 0, draws: int = 0,
+            seeds: SeedsReport | None = None) -> VerifyReport:
         return VerifyReport(game_id, False, len(rows), rounds, draws, version, reason,
                             seeds=seeds)
 
-    prev = GENESIS_HASH
-    log: list[Event] = []
-    versions: list[int] = []
-    everything: list[AnyEvent] = []
-    ended: str | None = None
-    for expected_version, r in enumerate(rows, start=1):
-        if r.version != expected_version:
-            return bad(expected_version, f"version {expected_version} is missing")
-        h = event_hash(prev, game_id, r.version, r.type, r.schema_version, r.visibility,
-                       r.command_id, r.actor, r.data)
-        if h != r.hash:
-            return bad(r.version, "the hash chain breaks here: the stored event or its hash "
-                                  "was changed")
-        prev = r.hash
-        try:
-            ev = store.codec.decode(r.type, r.schema_version, r.data)
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
-            return bad(r.version, f"the event does not decode: {exc}")
-        if r.visibility != visibility_of(ev):
-            return bad(r.version, f"the event is stored as visible to {r.visibility!r}; "
-                                  f"its type is visible to {visibility_of(ev)!r}")
-        everything.append(ev)
-        if isinstance(ev, LobbyExpired | GameAbandoned):
-            ended = f"{'expired' if isinstance(ev, LobbyExpired) else 'abandoned'}: {ev.reason}"
-        if isinstance(ev, _DOMAIN_EVENTS):
-            log.append(ev)
-            versions.append(r.version)
+    read = read_log(game_id, rows, store.codec)
+    if read.finding is not None:
+        return bad(read.finding.version, read.finding.reason)
     if before is None or after is None:
         return bad(1, "the game's record (its games row) is missing")
     if len(rows) < before:
@@ -107,15 +74,12 @@ async def verify(store: EventStore, game_id: str) -> VerifyReport:
     if len(rows) > after:
         return bad(after + 1, f"the log goes on past version {after}, where the game's record "
                               "ends")
-    checked = check_seeds(everything)
-    seeds = checked.report
-    result = audit(log) if log else None
-    findings = [(versions[result.finding.index], result.finding.reason)
-                if result is not None and result.finding is not None else None,
-                (checked.index + 1, checked.reason) if checked.reason is not None
-                and checked.index is not None else None]
-    rounds, draws = (result.rounds_verified, result.draws_verified) if result else (0, 0)
-    first = min((f for f in findings if f is not None), default=None)
-    if first is not None:  # the earliest of the two, as each check stops at its first
-        return bad(first[0], first[1], rounds, draws)
-    return VerifyReport(game_id, True, len(rows), rounds, draws, None, None, ended, seeds)
+    checked = check_events(read.events)
+    times = check_times(rows)
+    first = min((f for f in (checked.finding, times) if f is not None),
+                key=lambda f: f.version, default=None)
+    if first is not None:
+        return bad(first.version, first.reason, checked.rounds_verified,
+                   checked.draws_verified, checked.seeds)
+    return VerifyReport(game_id, True, len(rows), checked.rounds_verified,
+                        checked.draws_verified, None, None, checked.ended, checked.seeds)

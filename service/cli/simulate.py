@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from cya_rules import RuleSet, legal_commands, player_view
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import BotSeat
 from service.pipeline import Outcome, Pipeline
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat
 
 CREATOR = "simulator"
 

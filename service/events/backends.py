@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.events.codec import EventCodec, default_codec
+from cya_rules.log.codec import EventCodec, default_codec
 from service.events.engine import create_engine, is_sqlite
 from service.events.event_store import EventStore
 from service.events.faults import Fault, fault_in

@@ -24,9 +24,10 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from cya_rules.log.chain import event_hash
+from cya_rules.log.codec import AnyEvent, EventCodec, default_codec
+from cya_rules.log.visibility import visibility_of
 from cya_rules.views import Viewer
-from service.events.chain import event_hash
-from service.events.codec import AnyEvent, EventCodec, default_codec
 from service.events.hot_reads import HotRead
 from service.events.records import (
     AppendRejected,
@@ -37,7 +38,6 @@ from service.events.records import (
     StoredEvent,
     StoredRow,
     redacted_for,
-    visibility_of,
 )
 from service.events.tables import commands, events
 

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from service.events.codec import EventCodec, default_codec
+from cya_rules.log.codec import EventCodec, default_codec
 from service.events.event_store import EventStore
 from service.events.faults import Fault
 from service.events.group_commit import GroupCommitter

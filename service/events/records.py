@@ -1,22 +1,20 @@
 """What the event store takes and gives: stored events and rows, a prepared batch, the read
-models' rows written with it, and the store's refusals. Plus who may see an event unredacted.
+models' rows written with it, and the store's refusals. Who may see an event unredacted is
+`cya_rules.log.visibility`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, get_args
+from typing import Any
 
 import msgspec
 
-from cya_rules import redact, visibility
+from cya_rules.log.codec import AnyEvent
+from cya_rules.log.visibility import shown_to
 from cya_rules.views import Viewer
-from service.events.codec import AnyEvent
 from service.table.clock import DueWork
-from service.table.lobby import LobbyEvent, SeedCarrier, seed_visibility, without_seeds
-from service.table.talk import TalkEvent
-from service.table.timeouts import TimeoutEvent
 
 
 class GameNotFound(KeyError):
@@ -101,39 +99,10 @@ class CommandRecord:
     last_version: int
 
 
-# Looked up by class: `isinstance` against the two unions tried each of their classes in
-# turn, a third of a microsecond per event.
-# Seats, clocks and reactions: public facts, but for the seeds of the deal some carry
-# (table/seeds.py).
-_PUBLIC_SERVICE_EVENTS = frozenset(
-    (*get_args(LobbyEvent), *get_args(TimeoutEvent), TalkEvent)) - frozenset(
-    get_args(SeedCarrier))
-
-
-def visibility_of(event: AnyEvent) -> str:
-    if type(event) in _PUBLIC_SERVICE_EVENTS:
-        return "public"
-    if isinstance(event, SeedCarrier):
-        return seed_visibility(event)
-    return str(visibility(event))  # type: ignore[arg-type]  # a game event (mypy cannot tell)
-
-
 def redacted_for(stored: StoredEvent, viewer: Viewer) -> AnyEvent:
     """The event as `viewer` (a seat, or None for a spectator) may see it: by the event's own
     class, not the stored column, which a hand-edited row could make wrong."""
     return shown_to(stored.event, viewer)
-
-
-def shown_to(event: AnyEvent, viewer: Viewer) -> AnyEvent:
-    """`event` as `viewer` may see it (`redacted_for`)."""
-    visible_to = visibility_of(event)
-    if visible_to == "public" or (viewer is not None and visible_to == str(viewer)):
-        return event
-    if isinstance(event, SeedCarrier):
-        return without_seeds(event)
-    return redact(event, viewer)  # type: ignore[arg-type]  # other lobby events are public
-
-
 
 
 class ReadModelRows(msgspec.Struct, frozen=True, gc=False):

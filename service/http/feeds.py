@@ -18,13 +18,13 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from cya_rules.table.seats import SeatHolder
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.pipeline.hooks import Publisher
 from service.projections.games import recorded_versions
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
-from service.table.seats import SeatHolder
 
 log = logging.getLogger("cya.http.feeds")
 

@@ -21,13 +21,13 @@ from litestar.plugins.problem_details import ProblemDetailsException
 from cya_rules import RuleCode, RuleViolation
 from cya_rules.commands import SeatCommand
 from cya_rules.docs import doc
+from cya_rules.table.talk import ReactionTooSoon
 from service.events.backends import database_fault
 from service.events.faults import Fault
 from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.http.choices import choices_at
 from service.matchmaking.challenges import ChallengeRefused
 from service.matchmaking.runner.matchmaker import KeyReused, NotFound
-from service.table.talk import ReactionTooSoon
 
 log = logging.getLogger("cya.http")
 

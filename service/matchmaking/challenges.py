@@ -13,7 +13,7 @@ from datetime import datetime
 import msgspec
 
 from cya_rules import RuleSet
-from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
+from cya_rules.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
 
 
 class ChallengeStatus(enum.StrEnum):

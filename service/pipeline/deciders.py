@@ -13,13 +13,13 @@ from msgspec.structs import replace
 
 from cya_rules import RuleCode, RuleViolation, StartGame, execute, preview
 from cya_rules.commands import SeatCommand
-from service.events.codec import AnyEvent
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.lobby import GameCreated, SeatResigned
+from cya_rules.table.seeds import client_seeds_at_deal
+from cya_rules.table.talk import Reaction, ReactionSent, check_pace
+from cya_rules.table.timeouts import ClockRestarted
 from service.table.game import Game, apply, apply_all
-from service.table.lobby import GameCreated, SeatResigned
 from service.table.lobby_commands import LobbyCommand, Start, decide_lobby
-from service.table.seeds import client_seeds_at_deal
-from service.table.talk import Reaction, ReactionSent, check_pace
-from service.table.timeouts import ClockRestarted
 
 
 class Decided(NamedTuple):
@@ -110,7 +110,7 @@ def resignation(game: Game, player_id: str) -> Decided:
 
 def reaction(game: Game, player_id: str, reaction: Reaction, now: datetime) -> Decided:
     """A seated player's preset reaction, from the deal on (after the end too: "Good game"),
-    at the pace `table.talk` allows. Nothing but the talk changes."""
+    at the pace `cya_rules.table.talk` allows. Nothing but the talk changes."""
     if game.status == "lobby" or game.lobby is None:
         raise RuleViolation(RuleCode.NOT_STARTED, "Reactions start with the deal.")
     if game.lobby.ended is not None:

@@ -20,6 +20,8 @@ from msgspec.structs import replace
 
 from cya_rules import RuleViolation
 from cya_rules.commands import SeatCommand
+from cya_rules.log.visibility import visibility_of
+from cya_rules.table.talk import Reaction
 from service.events.event_store import EventStore
 from service.events.records import (
     AppendRejected,
@@ -30,7 +32,6 @@ from service.events.records import (
     ReadModelRows,
     StoredEvent,
     VersionConflict,
-    visibility_of,
 )
 from service.pipeline import deciders
 from service.pipeline.deciders import Decided, Decider
@@ -41,7 +42,6 @@ from service.pipeline.state_cache import StateCache
 from service.projections.rows import read_model_rows
 from service.table.game import Game, advance, apply_at, clocked
 from service.table.lobby_commands import CreateGame, LobbyCommand, TakeSeat, create
-from service.table.talk import Reaction
 
 
 class _Command(NamedTuple):

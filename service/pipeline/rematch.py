@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from cya_rules import RuleViolation
+from cya_rules.table.lobby import GameCreated
 from service.events.records import GameNotFound
 from service.pipeline.deciders import Decided
 from service.pipeline.pipeline import Pipeline
 from service.table.game import Game, apply_all
-from service.table.lobby import GameCreated
 from service.table.rematch import offered, rematch_of, seats_at_deal
 
 

@@ -13,11 +13,11 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from cya_rules.table.seats import SeatHolder, seat_of
 from service.events.event_store import EventStore
 from service.events.records import GameNotFound
 from service.events.tables import SPECTATOR, game_views, games
 from service.table.game import horizon
-from service.table.seats import SeatHolder, seat_of
 
 decode_seats = msgspec.json.Decoder(list[SeatHolder | None]).decode  # the row's `seats`
 decode_awaiting = msgspec.json.Decoder(list[int]).decode  # the row's `pending_seats`

@@ -28,13 +28,13 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from cya_rules.table.lobby import SeatResigned
+from cya_rules.table.seats import BotSeat, HumanSeat
+from cya_rules.table.timeouts import SeatHandedToBot
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.events.tables import RATING_COUNTED, RATING_DUE, games, rating_changes, ratings
 from service.table.game import Game, apply_at
-from service.table.lobby import SeatResigned
-from service.table.seats import BotSeat, HumanSeat
-from service.table.timeouts import SeatHandedToBot
 
 MODEL = PlackettLuce()
 RATINGS_LOCK = 0x43594152  # "CYAR": one ratings writer at a time (PostgreSQL advisory lock)

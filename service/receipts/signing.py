@@ -1,12 +1,6 @@
-"""A receipt: the server's signature over a game's id, a version and the log's hash chain at
-that version, sealed (docs/receipts.md).
-
-    salt(game)      = HMAC-SHA-256(seal secret, "cya-receipt-salt\\n" || game_id)
-    salt_commitment = hex SHA-256(salt(game))
-    chain_seal      = hex HMAC-SHA-256(salt(game), hex chain hash at the version, as ASCII)
-    signed message  = "cya-receipt-v1\\n" || game_id "\\n" version "\\n" salt_commitment "\\n"
-                      chain_seal "\\n" key_id
-    signature       = hex Ed25519(signing key, signed message)
+"""The server's side of receipts: signing, once per (game, version, chain hash). What a
+receipt is and what its signature covers are in `cya_rules.log.receipts` (docs/receipts.md),
+shared with the offline verifier.
 
 Why a seal and not the bare chain hash: the chain hash covers hidden events (another seat's
 draw), and a reader who holds the hash before and after one such event could try every card
@@ -21,30 +15,16 @@ is the same whoever answered.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
+from cya_rules.log.receipts import (
+    Receipt,
+    commitment_of_salt,
+    receipt_message,
+    salt_of,
+    seal_of,
+)
 from service.receipts.keyring import KeyRing
-from service.table.receipt import Receipt
 
-DOMAIN = b"cya-receipt-v1\n"
-SALT_DOMAIN = b"cya-receipt-salt\n"
 CACHE_SIZE = 8192
-
-
-def receipt_message(game_id: str, version: int, salt_commitment: str, chain_seal: str,
-                    key_id: str) -> bytes:
-    """The bytes a receipt's signature covers."""
-    return DOMAIN + f"{game_id}\n{version}\n{salt_commitment}\n{chain_seal}\n{key_id}".encode()
-
-
-def salt_of(seal_secret: bytes, game_id: str) -> bytes:
-    """The game's salt: secret until its history opens, which carries it."""
-    return hmac.new(seal_secret, SALT_DOMAIN + game_id.encode(), hashlib.sha256).digest()
-
-
-def seal_of(salt: bytes, chain_hash: str) -> str:
-    return hmac.new(salt, chain_hash.encode("ascii"), hashlib.sha256).hexdigest()
 
 
 class ReceiptSigner:
@@ -72,7 +52,7 @@ class ReceiptSigner:
         if found is not None:
             return found
         salt = self.salt(game_id)
-        seal, commitment = seal_of(salt, chain_hash), hashlib.sha256(salt).hexdigest()
+        seal, commitment = seal_of(salt, chain_hash), commitment_of_salt(salt)
         key_id = self.ring.signing_key_id
         signature = self.ring.signing_key.sign(
             receipt_message(game_id, version, commitment, seal, key_id))

@@ -24,14 +24,15 @@ import msgspec
 from cya_rules import RuleViolation, legal_commands, player_view
 from cya_rules.bots import LEVELS, choose
 from cya_rules.commands import SeatCommand
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.seats import BotSeat, HumanSeat, SeatHolder
+from cya_rules.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Outcome, Pipeline
 from service.pipeline.deciders import expired_clock, restarted_clock
 from service.scheduling.timeout_streaks import consecutive_timeouts
 from service.table.clock import BOT_TURN, DEADLINE, deadline
-from service.table.game import AnyEvent, Game
-from service.table.seats import BotSeat, HumanSeat, SeatHolder
-from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
+from service.table.game import Game
 
 Result = Literal["acted", "moved_on", "replayed", "early", "restarted"]
 # The longest a job started before its deadline waits for it; one earlier than that leaves the

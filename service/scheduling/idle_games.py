@@ -14,14 +14,15 @@ import functools
 from datetime import UTC, datetime, timedelta
 
 from cya_rules import RuleCode, RuleViolation
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.endings import GameAbandoned, LobbyExpired
+from cya_rules.table.seats import HumanSeat
 from service.events.event_store import EventStore
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.pipeline import Pipeline
 from service.pipeline.deciders import Decided
 from service.projections.games import idle_game_ids
-from service.table.endings import GameAbandoned, LobbyExpired
-from service.table.game import AnyEvent, Game, apply_all
-from service.table.seats import HumanSeat
+from service.table.game import Game, apply_all
 
 DAY_S = 86_400
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from cya_rules.table.timeouts import DecisionTimedOut
 from service.events.event_store import EventStore
-from service.table.timeouts import DecisionTimedOut
 
 
 async def consecutive_timeouts(store: EventStore, game_id: str, seat: int, player_id: str) -> int:

@@ -12,8 +12,8 @@ from typing import Final, Literal
 
 import msgspec
 
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.table.game import Game
-from service.table.seats import BotSeat, HumanSeat
 
 DueKind = Literal["bot_turn", "deadline"]
 BOT_TURN: Final = "bot_turn"  # a bot's seat is to decide: at once

@@ -13,16 +13,15 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from cya_rules import Event, GameState, evolve, new_game
-from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
-from service.table.seats import BotSeat, SeatHolder
-from service.table.talk import ReactionSent, Talk, TalkEvent
-from service.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
+from cya_rules import GameState, evolve, new_game
+from cya_rules.log.chain import GENESIS_HASH
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
+from cya_rules.table.seats import BotSeat, SeatHolder
+from cya_rules.table.talk import ReactionSent, Talk
+from cya_rules.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
-AnyEvent = Event | LobbyEvent | TimeoutEvent | TalkEvent
-
-GENESIS_HASH = "0" * 64
 
 
 class Game(msgspec.Struct, frozen=True, gc=False):
@@ -40,8 +39,8 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     decision_since: datetime | None = None
     # The pending decision's clock has started over once (`ClockRestarted`); it will not again.
     clock_restarted: bool = False
-    # Each seat's reactions, for their pace (`table.talk`): set by `apply_at` and the decider,
-    # from the times the log records; a reaction changes nothing else.
+    # Each seat's reactions, for their pace (`cya_rules.table.talk`): set by `apply_at` and the
+    # decider, from the times the log records; a reaction changes nothing else.
     talk: Talk = Talk()
 
     @property

@@ -8,9 +8,9 @@ import msgspec
 from msgspec.structs import replace
 
 from cya_rules import RuleCode, RuleSet, RuleViolation
-from service.table.endings import InvitationDeclined
-from service.table.lobby import GameCreated, Lobby, LobbyEvent, SeatLeft, SeatTaken
-from service.table.seats import (
+from cya_rules.table.endings import InvitationDeclined
+from cya_rules.table.lobby import GameCreated, Lobby, LobbyEvent, SeatLeft, SeatTaken
+from cya_rules.table.seats import (
     BotLevel,
     BotSeat,
     HumanSeat,
@@ -18,7 +18,7 @@ from service.table.seats import (
     TimeoutPolicy,
     seat_of,
 )
-from service.table.seeds import (
+from cya_rules.table.seeds import (
     ClientSeedSet,
     checked_client_seed,
     commitment_of,

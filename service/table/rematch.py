@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cya_rules import Event, RuleCode, RuleViolation
-from service.table.endings import RematchOffered
-from service.table.game import AnyEvent, Game
-from service.table.lobby import GameCreated, LobbyEvent, evolve_lobby
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.endings import RematchOffered
+from cya_rules.table.lobby import GameCreated, LobbyEvent, evolve_lobby
+from cya_rules.table.seats import BotSeat, HumanSeat, SeatHolder
+from service.table.game import Game
 from service.table.lobby_commands import CreateGame
-from service.table.seats import BotSeat, HumanSeat, SeatHolder
 
 
 def seats_at_deal(log: Iterable[AnyEvent]) -> tuple[SeatHolder | None, ...]:

@@ -16,9 +16,9 @@ import msgspec
 from cya_rules import GameView, legal_commands, player_view
 from cya_rules.commands import SeatCommand
 from cya_rules.docs import doc
+from cya_rules.log.receipts import Receipt
 from service.table.clock import deadline
 from service.table.game import Game
-from service.table.receipt import Receipt
 
 
 class GameStatus(enum.StrEnum):

@@ -56,7 +56,8 @@ async function call(method, path, { body, extra, retry = method === 'GET', signa
     if (raw) {
       const receipt = res.headers.get('Cya-Receipt'); // the history's, in a header
       if (receipt) receipts.keep(JSON.parse(receipt));
-      return res.text();
+      const text = await res.text();
+      return raw === 'with-salt' ? { text, salt: res.headers.get('Cya-Receipt-Salt') } : text;
     }
     const answer = await res.json();
     receipts.keep(answer?.receipt); // command answers, event pages, turns
@@ -109,6 +110,9 @@ export const api = {
   // NDJSON: one history line per event, each `data` the stored JSON text.
   history: async (id) => (await call('GET', `${game(id)}/history`, { raw: true }))
     .split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+  // The history as sent, with its receipt salt (a header): checked in the browser, saved.
+  historyFile: (id) => call('GET', `${game(id)}/history`, { raw: 'with-salt' }),
+  receiptKeys: () => call('GET', '/receipt-keys'),
 };
 
 // A cold load of a table: the router asks for what the table shows first while the table's

@@ -2,13 +2,16 @@
 // arrow keys). Each step shows the table from GET /state?version=N, the event that made it,
 // and, once the game is finished, every hand (folded from the unredacted history). Beside
 // it, GET /verify: the hash chain, each shuffle against its revealed seed, the rules replay,
-// and the seeds of the deal (the master seed's commitment, every seat's client seed).
+// and the seeds of the deal (the master seed's commitment, every seat's client seed). Apart
+// from it, the same history checked in this browser (browser_checks.js), and the files to
+// check it offline with `cya-verify` (docs/audit.md).
 import { api } from './api.js';
+import { checkChain, checkReceipts, checkSeeds, readLines } from './browser_checks.js';
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { sentence } from './log.js';
-import { current } from './store.js';
+import { current, receipts } from './store.js';
 
 export async function mount(root, { id, version }) {
   const st = { id, summary: null, events: new Map(), hands: null, verify: null, at: 1, states: new Map() };
@@ -24,7 +27,8 @@ export async function mount(root, { id, version }) {
   // The whole unredacted log when we may read it (finished, or the creator of a game it
   // does not play in); otherwise the log as this key sees it.
   try {
-    const lines = await api.history(id);
+    st.file = await api.historyFile(id);
+    const lines = st.lines = readLines(st.file.text);
     for (const l of lines) st.events.set(l.version, l.data);
     if (st.summary.status === 'finished') st.hands = handsByVersion(lines);
   } catch {
@@ -39,12 +43,13 @@ export async function mount(root, { id, version }) {
   const slider = h('input', { type: 'range', id: 'version', min: '1', max: String(last), value: '1', oninput: (ev) => go(Number(ev.target.value)) });
   const stage = h('div', { class: 'stage', 'aria-live': 'polite' });
   const verifyBox = h('section', { class: 'verify-box', 'aria-labelledby': 'verify-title' }, h('h2', { id: 'verify-title' }, 'Verification'), h('p', {}, 'Checking…'));
+  const browserBox = h('section', { class: 'verify-box-browser', 'aria-labelledby': 'browser-title' }, h('h2', { id: 'browser-title' }, 'Checked in your browser'), h('p', {}, st.lines ? 'Checking…' : 'The history is not open to you yet.'));
   const button = (text, to, label) => h('button', { onclick: () => go(to()), 'aria-label': label }, text);
   replace(root, h('div', { class: 'audit' },
     h('header', { class: 'game-head' },
       h('h1', {}, 'Audit', h('span', { class: 'sub' }, ` · ${st.summary.players} players · ${edition} · ${last} versions`)),
       h('nav', { class: 'buttons', 'aria-label': 'Game' }, h('a', { href: '#/lobby' }, 'Lobby'))),
-    verifyBox,
+    verifyBox, browserBox,
     h('div', { class: 'stepper', role: 'group', 'aria-label': 'Step through the versions' },
       button('First', () => 1, 'First version'), button('Previous', () => st.at - 1, 'Previous version'),
       h('label', { for: 'version' }, 'Version'), slider, h('output', { for: 'version', id: 'at' }),
@@ -90,12 +95,13 @@ export async function mount(root, { id, version }) {
   }
   const v = st.verify;
   replace(verifyBox, h('h2', { id: 'verify-title' }, 'Verification'),
-    v.ok ? h('p', { class: 'ok' }, `✓ Verified: the hash chain holds over ${v.events} events; ${v.rounds_verified === 1 ? '1 shuffle matches its revealed seed' : `${v.rounds_verified} shuffles match their revealed seeds`}; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`)
+    v.ok ? h('p', { class: 'ok' }, `✓ Verified by the server: the hash chain holds over ${v.events} events; ${v.rounds_verified === 1 ? '1 shuffle matches its revealed seed' : `${v.rounds_verified} shuffles match their revealed seeds`}; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`)
       : h('div', { class: 'bad', role: 'alert' },
         h('p', {}, `✗ This game's log is damaged${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
         v.first_bad_version ? h('button', { onclick: () => go(v.first_bad_version) }, `Go to version ${v.first_bad_version}`) : null));
   if (v.seeds) verifyBox.append(seedsPart(v.seeds, names));
   if (!v.ok) announce('Verification failed.', 'error');
+  if (st.lines) await checkHere(st, browserBox);
   return () => document.removeEventListener('keydown', onKey);
 }
 
@@ -133,4 +139,32 @@ function handsByVersion(lines) {
     out.set(version, hands && hands.map((cards) => [...cards]));
   }
   return out;
+}
+
+// The history checked here with WebCrypto, each check on a line of its own, and the files to
+// check it again offline: `cya-verify ID.history.ndjson --receipts . --keys keys.json`.
+async function checkHere(st, box) {
+  const { id, lines, file } = st;
+  const keys = await api.receiptKeys().catch(() => ({ keys: [] }));
+  let results;
+  try {
+    const chain = await checkChain(id, lines);
+    results = [['Hash chain', chain], ['Seeds', await checkSeeds(lines)],
+      ['Receipts', await checkReceipts(id, chain.hashes, receipts.of(id), keys, file.salt)]];
+  } catch (err) { // no WebCrypto here (an old browser, a page not served over HTTPS)
+    results = [['WebCrypto', { ok: false, reason: `cannot check here: ${err.message}` }]];
+  }
+  const failed = results.find(([, r]) => r.ok === false);
+  const save = (name, text, label) => h('a', { download: name, href: URL.createObjectURL(new Blob([text])) }, label);
+  const kept = Object.values(receipts.of(id)).sort((a, b) => a.version - b.version);
+  replace(box, h('h2', { id: 'browser-title' }, 'Checked in your browser'),
+    failed ? h('p', { class: 'bad', role: 'alert' }, `✗ Not verified in your browser: ${failed[1].reason}`)
+      : h('p', { class: 'ok' }, '✓ Verified in your browser (WebCrypto: SHA-256, HMAC, Ed25519), apart from the server\'s word.'),
+    h('ul', { class: 'browser-checks' }, ...results.map(([name, r]) => h('li', { 'data-check': name, class: r.ok === false ? 'bad' : r.ok ? 'ok' : '' },
+      `${r.ok === false ? '✗' : r.ok ? '✓' : '–'} ${name}: ${r.ok === false ? r.reason : r.detail}`))),
+    h('p', { class: 'hint' }, 'Check it offline with cya-verify (docs/audit.md): ',
+      save(`${id}.history.ndjson`, file.text, 'history'), ' · ', save(`${id}.salt`, `${file.salt}\n`, 'salt'), ' · ',
+      save(`${id}.receipts.ndjson`, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'receipts'), ' · ',
+      save('keys.json', JSON.stringify(keys), 'keys')));
+  if (failed) announce('The check in your browser failed.', 'error');
 }

@@ -20,6 +20,7 @@ import msgspec
 
 from cya_rules import RuleViolation
 from cya_rules.commands import SeatCommand
+from cya_rules.table.seats import HumanSeat
 from service.events.event_store import EventStore
 from service.events.records import GameNotFound, IdempotencyKeyReused, VersionConflict
 from service.projections.games import unclocked_games_of
@@ -27,7 +28,6 @@ from service.scheduling.decision_job import current, take_expired
 from service.scheduling.job_names import EXPIRE_DECISION
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.seats import HumanSeat
 from service.table.turns import turn_of
 from service.webhooks import bot_endpoints
 from service.webhooks.bot_endpoints import BotAttempt, BotEndpoint

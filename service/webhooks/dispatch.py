@@ -21,12 +21,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from cya_rules.table.seats import HumanSeat
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.pipeline import Pipeline
 from service.scheduling.job_names import DELIVER_DECISION, DELIVER_EVENTS, EXPIRE_DECISION
 from service.table.game import Game
-from service.table.seats import HumanSeat
 from service.webhooks import bot_endpoints, outbox, subscriptions
 from service.webhooks.bot_decisions import deliver_decision, expire_decision, stalled
 from service.webhooks.deliveries import Deliveries

@@ -11,7 +11,7 @@ from typing import Annotated
 import msgspec
 
 from cya_rules.docs import doc
-from service.events.codec import AnyEvent
+from cya_rules.log.codec import AnyEvent
 from service.events.records import StoredEvent, redacted_for
 from service.table.game import Game
 from service.table.turns import (

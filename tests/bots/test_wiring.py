@@ -10,12 +10,12 @@ from typing import get_args
 
 from cya_rules import EndMode, legal_commands, player_view, preset
 from cya_rules.bots import LEVELS, Ismcts, choose
+from cya_rules.table.lobby import Lobby
+from cya_rules.table.seats import BotLevel, BotSeat, TimeoutPolicy
 from service.http.openapi import NAMED_ENUMS
 from service.http.routes.rulesets import build_catalogue
 from service.scheduling.decision_job import COMMIT_MARGIN_S, MIN_THINK_S, thinking_budget
 from service.table.game import Game
-from service.table.lobby import Lobby
-from service.table.seats import BotLevel, BotSeat, TimeoutPolicy
 
 from .positions import position
 

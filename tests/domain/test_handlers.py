@@ -18,9 +18,9 @@ from cya_rules.bots import greedy, rollout
 from cya_rules.decide import _SEAT_HANDLERS
 from cya_rules.evolve import _HANDLERS
 from cya_rules.evolve_draft import DRAFT_HANDLERS
-from service.table.lobby import LobbyEvent, evolve_lobby
+from cya_rules.table.lobby import LobbyEvent, evolve_lobby
+from cya_rules.table.timeouts import TimeoutEvent, evolve_seats
 from service.table.lobby_commands import CreateGame, LobbyCommand, decide_lobby
-from service.table.timeouts import TimeoutEvent, evolve_seats
 
 
 def test_given_every_seat_command_then_the_engine_has_its_decider():

@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import msgspec
 
-from service.events.codec import AnyEvent
-from service.events.records import shown_to
+from cya_rules.log.codec import AnyEvent
+from cya_rules.log.visibility import shown_to
 
 from .api import Api, Player
 

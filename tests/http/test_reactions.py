@@ -10,7 +10,8 @@ import json
 import random
 import time
 
-from service.table.talk import REACTION_INTERVAL_S
+from cya_rules.table.talk import REACTION_INTERVAL_S
+from cya_rules.verify.cli import main as verify_offline
 
 from .api import Api
 from .contract_check import assert_fits
@@ -102,7 +103,8 @@ async def test_given_no_seat_or_no_deal_or_no_preset_then_nobody_talks(api: Api)
     assert "reaction_sent" not in log and "hello" not in log
 
 
-async def test_given_reactions_through_a_whole_game_then_the_audit_still_verifies_it(api: Api):
+async def test_given_reactions_through_a_whole_game_then_the_audit_still_verifies_it(
+        api: Api, tmp_path, capsys):
     ann, bob = await api.player("ann"), await api.player("bob")
     game_id = await api.game(ann, [bob])
     seats = await api.seats(game_id, [ann, bob])
@@ -126,3 +128,7 @@ async def test_given_reactions_through_a_whole_game_then_the_audit_still_verifie
     assert '"reaction_sent"' in lines[-1]
     history = (await api.http.get(f"/v1/games/{game_id}/history")).text
     assert sum('"reaction_sent"' in line for line in history.splitlines()) == 3
+    # And offline, with the rules package alone (`cya-verify`, docs/audit.md).
+    saved = tmp_path / f"{game_id}.history.ndjson"
+    saved.write_text(history)
+    assert verify_offline([str(saved), "--json"]) == 0, capsys.readouterr().out

@@ -26,7 +26,7 @@ from cya_client.receipts import (
     verify_receipt,
 )
 
-from service.events.chain import event_hash
+from cya_rules.log.chain import event_hash
 from service.events.engine import create_engine
 from service.events.migrate import upgrade
 from service.events.tables import events

@@ -10,6 +10,9 @@ import pytest
 from cya_rules import RuleViolation, legal_commands, preset
 from cya_rules.client_seeds import ClientSeed, bot_seed, deal_key
 from cya_rules.events import GameStarted
+from cya_rules.table.lobby import GameCreated, SeatResigned, SeatTaken
+from cya_rules.table.seats import BotSeat, HumanSeat
+from cya_rules.table.timeouts import DecisionTimedOut
 from service.pipeline.deciders import (
     creation,
     expired_clock,
@@ -19,10 +22,7 @@ from service.pipeline.deciders import (
     seat_command_preview,
 )
 from service.table.game import Game, apply_all
-from service.table.lobby import GameCreated, SeatResigned, SeatTaken
 from service.table.lobby_commands import CreateGame, Start, TakeSeat, create
-from service.table.seats import BotSeat, HumanSeat
-from service.table.timeouts import DecisionTimedOut
 
 RULES = preset("classic", 3)
 SEED = bytes(32)

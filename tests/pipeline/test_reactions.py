@@ -8,19 +8,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cya_rules import RuleViolation, preset
-from service.events.codec import default_codec
-from service.events.records import visibility_of
-from service.pipeline.deciders import creation, lobby_command, reaction
-from service.table.game import Game, apply_at
-from service.table.lobby_commands import CreateGame, Start, create
-from service.table.seats import BotSeat, HumanSeat
-from service.table.talk import (
+from cya_rules.log.codec import default_codec
+from cya_rules.log.visibility import visibility_of
+from cya_rules.table.seats import BotSeat, HumanSeat
+from cya_rules.table.talk import (
     REACTION_INTERVAL_S,
     REACTIONS_PER_SEAT,
     ReactionSent,
     ReactionTooSoon,
     Talk,
 )
+from service.pipeline.deciders import creation, lobby_command, reaction
+from service.table.game import Game, apply_at
+from service.table.lobby_commands import CreateGame, Start, create
 
 NOW = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
 SEED = bytes(32)

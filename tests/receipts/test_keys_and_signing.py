@@ -12,7 +12,7 @@ from cya_client.models import Receipt as ClientReceipt
 from cya_client.receipts import ReceiptBox, seal_of, verify_receipt
 from cya_client.receipts import receipt_message as client_message
 
-from service.events.chain import event_hash
+from cya_rules.log.chain import event_hash
 from service.receipts import KeyRing, KeyRingError, ReceiptSigner, load_key_ring, receipt_message
 from service.receipts.keyring import new_key_ring_document, rotated
 

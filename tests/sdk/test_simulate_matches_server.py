@@ -18,7 +18,7 @@ from cya_client.client import Client
 from cya_client.simulate.convert import seat_turn
 
 from cya_rules import GameState
-from service.events.codec import EventCodec
+from cya_rules.log.codec import EventCodec
 from service.table.game import Game, apply
 
 from .conftest import Server, player

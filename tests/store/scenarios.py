@@ -7,11 +7,11 @@ from datetime import datetime, timedelta
 
 from cya_rules import EndMode, legal_commands, player_view, preset
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.pipeline import Outcome, Pipeline
 from service.table.clock import deadline
 from service.table.game import Game
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat, HumanSeat
 
 QUICK4 = preset("classic", 4, end_mode=EndMode.QUICK)
 

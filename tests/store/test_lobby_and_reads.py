@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from cya_rules import GameView, RuleViolation
+from cya_rules.table.seats import BotSeat, TimeoutPolicy
 from service.pipeline import Pipeline
 from service.pipeline.hooks import CommitHooks
 from service.projections.due import overdue
@@ -13,7 +14,6 @@ from service.projections.games import LobbyFilter, game_access, lobby_page
 from service.projections.seat_views import body_from_rows, view_rows
 from service.table.clock import DueWork
 from service.table.lobby_commands import AddBot, CreateGame, LeaveSeat, Start, TakeSeat
-from service.table.seats import BotSeat, TimeoutPolicy
 
 from .scenarios import QUICK4, started_game
 

@@ -9,6 +9,8 @@ import sqlalchemy as sa
 
 from cya_rules import RuleViolation
 from cya_rules.commands import EndTurn
+from cya_rules.table.lobby import GameCreated, SeatTaken
+from cya_rules.table.seats import HumanSeat
 from service.audit.verify import verify
 from service.events.group_commit import _PG_COMMIT
 from service.events.hot_reads import HotReads, compiled
@@ -23,9 +25,7 @@ from service.pipeline import Pipeline
 from service.pipeline.deciders import seat_command
 from service.pipeline.state_cache import StateCache
 from service.table.clock import deadline
-from service.table.lobby import GameCreated, SeatTaken
 from service.table.lobby_commands import AddBot, CreateGame, TakeSeat
-from service.table.seats import HumanSeat
 from service.wiring.bootstrap import build
 from service.wiring.settings import Settings
 

@@ -9,13 +9,13 @@ import sqlalchemy as sa
 
 from cya_rules import GameView, player_view, spectator_view
 from cya_rules.events import CardsDrawn, GameStarted, RoundStarted
+from cya_rules.table.seats import BotSeat, HumanSeat, TimeoutPolicy
 from service.events.tables import HANDS, SPECTATOR, due_work, game_views, games
 from service.projections.rebuild import rebuild
 from service.projections.rows import seat_view_json
 from service.scheduling.decision_job import take_due_decision
 from service.table.clock import DEADLINE
 from service.table.lobby_commands import CreateGame, Start, TakeSeat
-from service.table.seats import BotSeat, HumanSeat, TimeoutPolicy
 
 from .scenarios import QUICK4, clock_runs_out, next_move, play, started_game
 

@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 
 from cya_rules import legal_commands, player_view, preset
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.events.tables import rating_changes
 from service.events.tables import ratings as ratings_table
 from service.pipeline import Pipeline
@@ -19,7 +20,6 @@ from service.pipeline.rematch import offer_rematch
 from service.projections import ratings
 from service.projections.rebuild import rebuild
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat, HumanSeat
 
 FOUR = preset("classic", 4)
 TWO = preset("classic", 2)

@@ -17,18 +17,18 @@ import pytest
 import sqlalchemy as sa
 
 from cya_rules import preset
+from cya_rules.log.chain import GENESIS_HASH, event_hash
+from cya_rules.table.lobby import SeatTaken
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.events.backends import open_store
-from service.events.chain import event_hash
 from service.events.event_store import EventStore
 from service.events.hot_reads import HotRead
 from service.events.records import AppendRejected, Batch, ReadModelRows
 from service.events.tables import due_work, game_views, games
 from service.projections.rows import read_model_rows
 from service.table.clock import DueWork
-from service.table.game import GENESIS_HASH, Game, advance, apply
-from service.table.lobby import SeatTaken
+from service.table.game import Game, advance, apply
 from service.table.lobby_commands import CreateGame, create
-from service.table.seats import BotSeat, HumanSeat
 from tests.postgres import database, url_of
 
 from .conftest import Backend

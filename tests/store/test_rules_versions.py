@@ -7,12 +7,12 @@ import msgspec
 import pytest
 
 from cya_rules import Event, RuleSet, StartGame
+from cya_rules.log.codec import default_codec
 from cya_rules.ruleset import CURRENT_RULES_VERSION
+from cya_rules.table.lobby import GameCreated
+from cya_rules.table.seats import HumanSeat
 from service.audit.verify import verify
-from service.events.codec import default_codec
-from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, Start, create
-from service.table.seats import HumanSeat
 from tests.playthroughs.record import Playthrough, path_of
 
 # A game_created row as the server wrote it before rules versions existed.

@@ -15,14 +15,14 @@ import sqlalchemy as sa
 
 from cya_rules import StartGame, execute, new_game, player_view, preset, spectator_view
 from cya_rules.events import CardDiscarded
-from service.events.codec import EventCodec
+from cya_rules.log.codec import EventCodec
+from cya_rules.table.seats import BotSeat
 from service.events.engine import create_engine
 from service.events.group_commit import _PG_COMMIT
 from service.events.migrate import upgrade
 from service.events.tables import HANDS, SPECTATOR, events, game_views, metadata
 from service.projections.seat_views import pick_view, viewers
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat
 from tests.postgres import database, url_of
 
 from .scenarios import QUICK4, started_game
@@ -237,8 +237,8 @@ def test_given_a_revealed_move_stored_with_pairs_then_it_reads_as_moves():
     # Schema version 1 wrote each move as a [seat, direction] pair; generated clients could
     # not type it, so version 2 writes objects, and the old rows are read as those.
     from cya_rules.events import RevealedMoveApplied
+    from cya_rules.log.codec import default_codec
     from cya_rules.state import StackMove
-    from service.events.codec import default_codec
 
     stored = (b'{"type":"revealed_move_applied","pile":2,"card":"move#1",'
               b'"moves":[[1,"bottom_to_top"],[0,"top_to_bottom"]]}')

@@ -6,10 +6,9 @@ import pytest
 import sqlalchemy as sa
 
 from cya_rules import EndMode, preset
+from cya_rules.log.chain import GENESIS_HASH, event_hash
 from service.audit.verify import verify
-from service.events.chain import event_hash
 from service.events.tables import events
-from service.table.game import GENESIS_HASH
 
 from .scenarios import play, started_game
 

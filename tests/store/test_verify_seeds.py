@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from cya_rules import EndMode, preset
 from cya_rules.ruleset import RuleSet
+from cya_rules.table.lobby import GameCreated
+from cya_rules.table.seats import BotSeat, HumanSeat
 from service.audit.verify import verify
 from service.cli.main import main
 from service.pipeline import deciders
-from service.table.lobby import GameCreated
 from service.table.lobby_commands import CreateGame, SetClientSeed, Start, TakeSeat
-from service.table.seats import BotSeat, HumanSeat
 from service.wiring.settings import get_settings
 
 from .scenarios import play

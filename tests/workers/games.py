@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from cya_rules import EndMode, preset
+from cya_rules.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.events.tables import commands, events
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.wiring.bootstrap import Services
 
 CREATOR = "host"

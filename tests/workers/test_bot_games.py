@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.table.seats import TimeoutPolicy
+from cya_rules.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services
 
 from .conftest import Workers

@@ -13,10 +13,10 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 from prometheus_client.parser import text_string_to_metric_families
 
+from cya_rules.table.seats import TimeoutPolicy
 from service.events.migrate import upgrade
 from service.http.api_settings import HttpSettings
 from service.http.app import create_app
-from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services
 from service.wiring.settings import Settings
 

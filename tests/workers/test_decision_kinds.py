@@ -13,13 +13,13 @@ import sqlalchemy as sa
 
 from cya_rules import legal_commands, player_view
 from cya_rules.bots import random_policy
+from cya_rules.table.seats import TimeoutPolicy
+from cya_rules.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.events.migrate import upgrade
 from service.events.tables import due_work
 from service.scheduling.decision_job import take_due_decision
 from service.table.clock import DEADLINE, deadline
 from service.table.game import Game
-from service.table.seats import TimeoutPolicy
-from service.table.timeouts import ClockRestarted, DecisionTimedOut, SeatHandedToBot
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 from tests.store.scenarios import clock_runs_out

@@ -14,14 +14,14 @@ import sqlalchemy as sa
 
 from cya_rules import RuleViolation, legal_commands
 from cya_rules.ruleset import preset
+from cya_rules.table.endings import GameAbandoned, LobbyExpired
+from cya_rules.table.seats import HumanSeat
 from service.audit.verify import verify
 from service.events.migrate import upgrade
 from service.events.tables import games, rating_changes
 from service.projections import ratings
 from service.scheduling.in_process import InProcessScheduler
-from service.table.endings import GameAbandoned, LobbyExpired
 from service.table.lobby_commands import CreateGame, Start, TakeSeat
-from service.table.seats import HumanSeat
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from cya_rules.table.seats import TimeoutPolicy
 from service.events.migrate import upgrade
 from service.scheduling.in_process import InProcessScheduler
-from service.table.seats import TimeoutPolicy
 from service.wiring.bootstrap import Services, build
 from service.wiring.settings import Settings
 

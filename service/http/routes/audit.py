@@ -14,8 +14,10 @@ from litestar.params import Parameter
 
 from cya_rules import player_view, spectator_view
 from cya_rules.docs import doc
+from cya_rules.log.codec import EventCodec
+from cya_rules.table.lobby import SeatResigned
+from cya_rules.table.timeouts import SeatHandedToBot
 from service.audit.verify import VerifyReport, verify
-from service.events.codec import EventCodec
 from service.events.records import StoredRow
 from service.http.context import Authed, authenticate_or_watch, runtime_of, viewer_in
 from service.http.problems import Problem, forbidden, problem_responses
@@ -23,8 +25,6 @@ from service.http.schemas.parameters import GameId
 from service.http.schemas.play import StateOut
 from service.projections.games import game_access
 from service.receipts import Receipt
-from service.table.lobby import SeatResigned
-from service.table.timeouts import SeatHandedToBot
 
 _encode = msgspec.json.Encoder().encode
 

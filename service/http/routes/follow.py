@@ -22,6 +22,8 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from cya_rules.events import CardDiscarded
+from cya_rules.table.lobby import Lobby
+from cya_rules.table.seats import HumanSeat
 from cya_rules.views import Viewer
 from service.events.records import StoredEvent, redacted_for
 from service.http import examples
@@ -42,8 +44,6 @@ from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.receipts import Receipt
 from service.table.clock import deadline
-from service.table.lobby import Lobby
-from service.table.seats import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
 

@@ -16,6 +16,8 @@ from litestar.params import Body, HeaderParameter, Parameter
 
 from cya_rules import EndMode, GameView, RuleSet, RuleViolation, spectator_view
 from cya_rules.cards import Edition
+from cya_rules.table.lobby import Lobby
+from cya_rules.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.http import examples
 from service.http.context import (
     WATCHER,
@@ -54,7 +56,6 @@ from service.projections.leaderboard import changes_of
 from service.projections.ratings import ordinal
 from service.table.clock import deadline
 from service.table.game import Game
-from service.table.lobby import Lobby
 from service.table.lobby_commands import (
     AddBot,
     CreateGame,
@@ -63,7 +64,6 @@ from service.table.lobby_commands import (
     Start,
     TakeSeat,
 )
-from service.table.seats import BotSeat, HumanSeat, SeatHolder, TimeoutPolicy
 from service.table.turns import GameStatus, ratings_state
 
 IdempotencyKey = Annotated[str | None, HeaderParameter(  # `POST /commands` reads it raw

@@ -13,6 +13,7 @@ from litestar.params import Body, Parameter
 
 from cya_rules import RuleCode, RuleViolation, legal_commands
 from cya_rules.commands import SeatCommand
+from cya_rules.table.seats import seat_of
 from service.events.records import GameNotFound, redacted_for
 from service.http import examples
 from service.http.context import (
@@ -41,7 +42,6 @@ from service.players.directory import Player
 from service.projections.games import decode_seats
 from service.projections.seat_views import body_from_rows, recorded_version, view_rows
 from service.table.game import Game
-from service.table.seats import seat_of
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(

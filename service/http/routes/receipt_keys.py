@@ -8,11 +8,11 @@ import msgspec
 from litestar import Request, get
 
 from cya_rules.docs import doc
+from cya_rules.log.receipts import DOMAIN
 from service.http.context import refuse_unknown_query, runtime_of
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
 from service.receipts import PublicKey
-from service.receipts.signing import DOMAIN
 
 
 class ReceiptKeys(msgspec.Struct):

@@ -17,10 +17,10 @@ from cya_rules.ruleset import (
     RulesVersion,
     preset,
 )
+from cya_rules.table.seats import BotLevel
 from service.http.context import refuse_unknown_query
 from service.http.openapi import PublicOperation
 from service.http.problems import problem_responses
-from service.table.seats import BotLevel
 
 
 class CardTypeInfo(msgspec.Struct, frozen=True):

@@ -1,4 +1,5 @@
-"""Table talk: a seated player's preset reaction, a command like any other (`table.talk`)."""
+"""Table talk: a seated player's preset reaction, a command like any other
+(`cya_rules.table.talk`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,12 @@ from litestar import Controller, post
 from litestar.params import Body
 
 from cya_rules.docs import doc
+from cya_rules.table.talk import (
+    REACTION_DOC,
+    REACTION_INTERVAL_S,
+    REACTIONS_PER_SEAT,
+    Reaction,
+)
 from service.events.records import redacted_for
 from service.http import examples
 from service.http.context import Authed, authenticate, runtime_of, seated
@@ -17,12 +24,6 @@ from service.http.routes.games import IdempotencyKey, command_id_of
 from service.http.schemas.events import EventOut
 from service.http.schemas.parameters import GameId
 from service.http.schemas.play import CommandResult
-from service.table.talk import (
-    REACTION_DOC,
-    REACTION_INTERVAL_S,
-    REACTIONS_PER_SEAT,
-    Reaction,
-)
 
 
 class ReactionBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 
 from cya_rules.docs import doc
-from service.events.codec import AnyEvent
+from cya_rules.log.codec import AnyEvent
 from service.http.schemas.descriptions import DEADLINE_DOC, GAME_ID_DOC
 from service.receipts import Receipt
 

@@ -11,10 +11,8 @@ import msgspec
 from cya_rules import GameView, RuleSet
 from cya_rules.client_seeds import MAX_CLIENT_SEED
 from cya_rules.docs import doc
-from service.http.schemas.descriptions import AWAITING_DOC, DEADLINE_DOC, VERSION_DOC
-from service.http.schemas.ratings import RatingChange
-from service.table.lobby import RATED_DOC, SPECTATOR_DELAY_DOC
-from service.table.seats import (
+from cya_rules.table.lobby import RATED_DOC, SPECTATOR_DELAY_DOC
+from cya_rules.table.seats import (
     HAND_OVER_AFTER_DOC,
     TIMEOUT_BOT_LEVEL_DOC,
     TIMEOUT_POLICY_DOC,
@@ -22,7 +20,9 @@ from service.table.seats import (
     SeatHolder,
     TimeoutPolicy,
 )
-from service.table.seeds import CLIENT_SEED_DOC
+from cya_rules.table.seeds import CLIENT_SEED_DOC
+from service.http.schemas.descriptions import AWAITING_DOC, DEADLINE_DOC, VERSION_DOC
+from service.http.schemas.ratings import RatingChange
 from service.table.turns import RATINGS_DOC, GameStatus, RatingsState
 
 # Litestar leaves a falsy bound out of the document (`ge=0` gives no `minimum`), so these

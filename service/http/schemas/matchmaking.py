@@ -11,11 +11,11 @@ import msgspec
 from cya_rules import RuleSet
 from cya_rules.cards import Edition
 from cya_rules.docs import doc
+from cya_rules.table.lobby import RATED_DOC
+from cya_rules.table.seats import BotLevel
 from service.http.schemas.games import SeatNo
 from service.matchmaking.challenges import ChallengeStatus
 from service.matchmaking.seeks import SeekStatus
-from service.table.lobby import RATED_DOC
-from service.table.seats import BotLevel
 
 _PLAYER_ID = r"^[0-9A-Za-z_-]{1,64}$"
 

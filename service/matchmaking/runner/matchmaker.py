@@ -19,6 +19,7 @@ import msgspec
 from sqlalchemy.exc import IntegrityError
 
 from cya_rules import RuleSet, RuleViolation
+from cya_rules.table.seats import BotLevel, HumanSeat
 from service.events.event_store import EventStore
 from service.matchmaking.challenges import (
     Challenge,
@@ -39,7 +40,6 @@ from service.pipeline import Pipeline
 from service.projections.leaderboard import ratings_of
 from service.projections.ratings import family_of, ordinal
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotLevel, HumanSeat
 
 log = logging.getLogger(__name__)
 # The players' news hints (in place of a game id): a challenge of theirs changed, or a seek.

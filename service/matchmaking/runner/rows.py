@@ -12,10 +12,10 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from cya_rules import RuleSet
+from cya_rules.table.seats import BotLevel
 from service.events.tables import challenges, seeks
 from service.matchmaking.challenges import Challenge, ChallengeStatus
 from service.matchmaking.seeks import Kind, Seek, SeekStatus
-from service.table.seats import BotLevel
 
 _rules = msgspec.json.Decoder(RuleSet)
 _bots = msgspec.json.Decoder(tuple[BotLevel, ...])

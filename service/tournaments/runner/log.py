@@ -13,7 +13,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from service.events.chain import event_hash
+from cya_rules.log.chain import event_hash
 from service.events.event_store import EventStore
 from service.events.tables import tournament_events
 from service.projections.tournaments import Folded, rewrite_all, rows_of, write

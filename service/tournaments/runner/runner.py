@@ -15,10 +15,10 @@ from datetime import datetime
 from typing import cast
 
 from cya_rules import RuleSet, RuleViolation
+from cya_rules.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
 from service.pipeline import Pipeline
 from service.table.game import Game
 from service.table.lobby_commands import CreateGame, Start
-from service.table.seats import BotLevel, BotSeat, HumanSeat, SeatHolder
 from service.tournaments.decide import (
     CreateTournament,
     OpenTable,

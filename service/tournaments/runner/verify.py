@@ -13,11 +13,10 @@ import msgspec
 
 from cya_rules.docs import doc
 from cya_rules.events import RoundEnded, RoundStarted
+from cya_rules.log.chain import GENESIS_HASH, event_hash
 from cya_rules.shuffle import round_seed
 from service.audit.verify import verify as verify_game
-from service.events.chain import event_hash
 from service.events.event_store import EventStore
-from service.table.game import GENESIS_HASH
 from service.tournaments.events import TournamentCreated, visibility_of
 from service.tournaments.pairing import duplicate_tables, round_robin_tables
 from service.tournaments.runner.log import decode, load, read_rows

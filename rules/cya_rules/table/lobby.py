@@ -16,14 +16,14 @@ from msgspec.structs import replace
 
 from cya_rules import RuleSet
 from cya_rules.docs import doc
-from service.table.endings import (
+from cya_rules.table.endings import (
     EndingEvent,
     GameAbandoned,
     InvitationDeclined,
     LobbyExpired,
     RematchOffered,
 )
-from service.table.seats import (
+from cya_rules.table.seats import (
     BOT_LEVEL_DOC,
     BotLevel,
     BotSeat,
@@ -31,7 +31,7 @@ from service.table.seats import (
     TimeoutPolicy,
     seat_of,
 )
-from service.table.seeds import ClientSeedSet
+from cya_rules.table.seeds import ClientSeedSet
 
 SPECTATOR_DELAY_DOC = (
     "While the game runs, watchers (anyone without a seat) see it this many events behind the"

@@ -2,9 +2,11 @@
 master seed dealt with is the one `game_created` committed to, and that `game_started` names
 the client seed each seat last sent before the deal (a bot's derived from the master seed,
 the empty value for a seat that sent none). That every round's seed derives from them is the
-shuffle audit's (`domain.replay`), which folds the deal key in from `game_started`.
+shuffle audit's (`cya_rules.replay`), which folds the deal key in from `game_started`. Also
+that `game_started` deals with the rule set `game_created` announced.
 
-Pure: give it the game's events, unredacted, in log order.
+Pure: give it the game's events, unredacted, in log order. The server's `GET /verify` and the
+offline `cya-verify` both run it.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import msgspec
 from cya_rules.client_seeds import SeedSource
 from cya_rules.docs import doc
 from cya_rules.events import GameStarted
-from service.events.codec import AnyEvent
-from service.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
-from service.table.seeds import client_seeds_at_deal, commitment_of
+from cya_rules.log.codec import AnyEvent
+from cya_rules.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
+from cya_rules.table.seeds import client_seeds_at_deal, commitment_of
 
 
 class SeatSeed(msgspec.Struct, frozen=True):
@@ -73,6 +75,9 @@ def check_seeds(events: Sequence[AnyEvent]) -> SeedsCheck:
 
 def _at_deal(created: GameCreated, lobby: Lobby, started: GameStarted, i: int) -> SeedsCheck:
     committed = created.seed_sha256
+    if started.ruleset != created.ruleset:
+        return SeedsCheck(SeedsReport(committed, False, None), i, "game_started deals with "
+                          "another rule set than the one game_created announced")
     verified = committed is not None and started.seed is not None \
         and commitment_of(started.seed) == committed
     shown = None if started.client_seeds is None else [

@@ -14,9 +14,9 @@ from typing import Any
 import msgspec
 
 from cya_rules import Event
-from service.table.lobby import LobbyEvent
-from service.table.talk import TalkEvent
-from service.table.timeouts import TimeoutEvent
+from cya_rules.table.lobby import LobbyEvent
+from cya_rules.table.talk import TalkEvent
+from cya_rules.table.timeouts import TimeoutEvent
 
 AnyEvent = Event | LobbyEvent | TimeoutEvent | TalkEvent
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]

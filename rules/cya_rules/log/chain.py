@@ -12,6 +12,7 @@ import hashlib
 
 import msgspec
 
+GENESIS_HASH = "0" * 64  # hash(0), before the first event
 _encode = msgspec.json.Encoder().encode
 
 

@@ -18,7 +18,7 @@ import msgspec
 from cya_rules import RuleCode, RuleViolation
 from cya_rules.client_seeds import MAX_CLIENT_SEED, ClientSeed, bot_seed
 from cya_rules.docs import doc
-from service.table.seats import BotSeat, SeatHolder
+from cya_rules.table.seats import BotSeat, SeatHolder
 
 CLIENT_SEED_DOC = (
     "Your seat's contribution to the deal's randomness (rules version 4, docs/fair-shuffle.md"

@@ -17,8 +17,8 @@ import msgspec
 from msgspec.structs import replace
 
 from cya_rules.docs import doc
-from service.table.lobby import Lobby
-from service.table.seats import BotLevel, BotSeat
+from cya_rules.table.lobby import Lobby
+from cya_rules.table.seats import BotLevel, BotSeat
 
 
 class _TimeoutEvent(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
