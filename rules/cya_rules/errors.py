@@ -47,6 +47,7 @@ class RuleCode(enum.StrEnum):
     STACK_TOO_SMALL = "stack_too_small"
     TARGET_HAS_NO_SET = "target_has_no_set"
     TARGET_PROTECTED = "target_protected"
+    TOO_MANY_REACTIONS = "too_many_reactions"
     TOO_MANY_SEATS = "too_many_seats"
 
 

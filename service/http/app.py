@@ -46,6 +46,7 @@ from service.http.routes.ratings import RatingsController
 from service.http.routes.receipt_keys import list_receipt_keys
 from service.http.routes.rematch import RematchController
 from service.http.routes.rulesets import list_rulesets
+from service.http.routes.talk import TalkController
 from service.http.routes.tournaments import TournamentsController
 from service.http.routes.turn import TurnController
 from service.http.routes.webhooks import WebhooksController
@@ -243,7 +244,7 @@ def create_app(
     app = Api(
         cors_config=_cors(http.cors_origins),
         route_handlers=[PlayersController, PlayerNewsController, GamesController,
-                        RematchController,
+                        RematchController, TalkController,
                         PlayController, TurnController, FollowController, AuditController,
                         RatingsController, TournamentsController,
                          WebhooksController, ChallengesController, MatchmakingController,

@@ -49,6 +49,7 @@ COMMAND = [
 JOIN = [Example(summary="The lowest open seat", value={}),
         Example(summary="Seat 2", value={"seat": 2})]
 BOT = [Example(summary="A greedy bot in the lowest open seat", value={"level": "greedy"})]
+REACTION = [Example(summary="Good game", value={"reaction": "good_game"})]
 PLAYER = [Example(summary="A display name", value={"name": "alice"})]
 NEW_CHALLENGE = [
     Example(summary="A rated two-player game against one player",

@@ -28,7 +28,7 @@ from service.table.game import Game, apply_at
 
 log = logging.getLogger("cya.http.feeds")
 
-FINAL_EVENT = "game_ended"  # nothing follows it in a game's log
+FINAL_EVENT = "game_ended"  # only talk and a rematch's offer follow it in a game's log
 
 BEHIND_BATCH = 1000  # games per query of the recorded versions
 STOP_WAIT_S = 1.0  # how long a request waits for its feed's pump to end
@@ -67,6 +67,7 @@ class Feed:
         self.version = 0
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
+        self._over = False  # `game_ended` is in the feed
         self._changed = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -100,6 +101,7 @@ class Feed:
         if new:
             self.after_each.extend(self._fold(s) for s in new)
             self.events.extend(new)
+            self._over = self._over or any(s.type == FINAL_EVENT for s in new)
             self.version = new[-1].version
             changed, self._changed = self._changed, asyncio.Event()
             changed.set()
@@ -124,8 +126,9 @@ class Feed:
 
     @property
     def ended(self) -> bool:
-        """The game is over: no version will ever follow the last."""
-        return bool(self.events) and self.events[-1].type == FINAL_EVENT
+        """The game is over: no move will ever follow (a reaction or a rematch's offer may:
+        they are read as pages, not waited for)."""
+        return self._over
 
     async def wait_past(self, version: int, timeout: float) -> bool:
         """Until the feed holds events after `version` or the game has ended (True), or

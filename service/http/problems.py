@@ -8,6 +8,7 @@ a database that cannot be reached is a 503 the client may retry.
 from __future__ import annotations
 
 import logging
+import math
 from typing import Annotated, Any
 
 import msgspec
@@ -20,6 +21,7 @@ from litestar.plugins.problem_details import ProblemDetailsException
 from cya_rules import RuleCode, RuleViolation
 from cya_rules.commands import SeatCommand
 from cya_rules.docs import doc
+from cya_rules.table.talk import ReactionTooSoon
 from service.events.backends import database_fault
 from service.events.faults import Fault
 from service.events.records import DamagedLog, GameNotFound, IdempotencyKeyReused, VersionConflict
@@ -117,6 +119,9 @@ _FORBIDDEN_RULES = frozenset({RuleCode.NOT_CREATOR, RuleCode.NOT_SEATED})
 
 
 def rule_violation(exc: RuleViolation, legal: list[dict[str, Any]] | None = None) -> Problem:
+    if isinstance(exc, ReactionTooSoon):  # a pace, not a rule of the game: come back later
+        wait = {"Retry-After": str(math.ceil(exc.retry_after))} if exc.retry_after else None
+        return Problem(429, "too_many_reactions", exc.message, headers=wait)
     if exc.code in _FORBIDDEN_RULES:
         return forbidden(exc.code, exc.message)
     return Problem(422, "rule_violation", exc.message, rule=exc.code,

@@ -6,6 +6,7 @@ the same transaction, idempotency, retries and after-commit hooks (`pipeline.py`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import NamedTuple
 
 from msgspec.structs import replace
@@ -15,6 +16,7 @@ from cya_rules.commands import SeatCommand
 from cya_rules.log.codec import AnyEvent
 from cya_rules.table.lobby import GameCreated, SeatResigned
 from cya_rules.table.seeds import client_seeds_at_deal
+from cya_rules.table.talk import Reaction, ReactionSent, check_pace
 from cya_rules.table.timeouts import ClockRestarted
 from service.table.game import Game, apply, apply_all
 from service.table.lobby_commands import LobbyCommand, Start, decide_lobby
@@ -104,6 +106,20 @@ def resignation(game: Game, player_id: str) -> Decided:
         raise RuleViolation(RuleCode.NOT_SEATED, "You have no seat in this game.")
     new: list[AnyEvent] = [SeatResigned(seat, player_id, game.lobby.timeout_policy.bot_level)]
     return Decided(new, apply_all(game, new))
+
+
+def reaction(game: Game, player_id: str, reaction: Reaction, now: datetime) -> Decided:
+    """A seated player's preset reaction, from the deal on (after the end too: "Good game"),
+    at the pace `cya_rules.table.talk` allows. Nothing but the talk changes."""
+    if game.status == "lobby" or game.lobby is None:
+        raise RuleViolation(RuleCode.NOT_STARTED, "Reactions start with the deal.")
+    if game.lobby.ended is not None:
+        raise RuleViolation(RuleCode.GAME_OVER, f"The game is over ({game.lobby.ended}).")
+    seat = game.lobby.seat_of(player_id)
+    if seat is None:
+        raise RuleViolation(RuleCode.NOT_SEATED, "Only the players at the table react.")
+    check_pace(game.talk, seat, now)
+    return Decided([ReactionSent(seat, reaction)], replace(game, talk=game.talk.heard(seat, now)))
 
 
 def expired_clock(game: Game, seat: int, marks: Sequence[AnyEvent], command: SeatCommand

@@ -21,6 +21,7 @@ from msgspec.structs import replace
 from cya_rules import RuleViolation
 from cya_rules.commands import SeatCommand
 from cya_rules.log.visibility import visibility_of
+from cya_rules.table.talk import Reaction
 from service.events.event_store import EventStore
 from service.events.records import (
     AppendRejected,
@@ -179,6 +180,14 @@ class Pipeline:
                      ) -> Outcome:
         decide = functools.partial(deciders.resignation, player_id=player_id)
         body = b"resign\0" + player_id.encode()
+        return await self._run(game_id, decide, body, f"player:{player_id}", command_id, None)
+
+    async def react(self, game_id: str, player_id: str, reaction: Reaction,
+                    command_id: str | None = None) -> Outcome:
+        """A preset reaction to the table (`table.talk`), decided at the time it is asked."""
+        decide = functools.partial(deciders.reaction, player_id=player_id, reaction=reaction,
+                                   now=datetime.now(UTC))
+        body = f"react\0{reaction}\0{player_id}".encode()
         return await self._run(game_id, decide, body, f"player:{player_id}", command_id, None)
 
     async def take(self, game_id: str, decide: Decider, body: bytes, actor: str,

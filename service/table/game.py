@@ -18,6 +18,7 @@ from cya_rules.log.chain import GENESIS_HASH
 from cya_rules.log.codec import AnyEvent
 from cya_rules.table.lobby import GameCreated, Lobby, LobbyEvent, evolve_lobby
 from cya_rules.table.seats import BotSeat, SeatHolder
+from cya_rules.table.talk import ReactionSent, Talk
 from cya_rules.table.timeouts import ClockRestarted, TimeoutEvent, evolve_seats
 
 GameStatus = Literal["lobby", "playing", "finished", "expired", "abandoned"]
@@ -38,6 +39,9 @@ class Game(msgspec.Struct, frozen=True, gc=False):
     decision_since: datetime | None = None
     # The pending decision's clock has started over once (`ClockRestarted`); it will not again.
     clock_restarted: bool = False
+    # Each seat's reactions, for their pace (`cya_rules.table.talk`): set by `apply_at` and the
+    # decider, from the times the log records; a reaction changes nothing else.
+    talk: Talk = Talk()
 
     @property
     def status(self) -> GameStatus:
@@ -84,6 +88,8 @@ def apply(game: Game, event: AnyEvent) -> Game:
         return replace(game, clock_restarted=True)
     if isinstance(event, TimeoutEvent):
         return replace(game, lobby=evolve_seats(game.lobby, event))
+    if isinstance(event, ReactionSent):
+        return game  # its time is `apply_at`'s
     if game.state is None:
         raise ValueError("a rules event before game_created")
     return replace(game, state=evolve(game.state, event))
@@ -100,7 +106,10 @@ def clocked(before: Game, after: Game, at: datetime) -> Game:
 
 
 def apply_at(game: Game, event: AnyEvent, at: datetime) -> Game:
-    """`apply`, for an event recorded at `at` (`clocked`)."""
+    """`apply`, for an event recorded at `at` (`clocked`); a reaction's time sets its
+    seat's pace."""
+    if isinstance(event, ReactionSent):
+        return replace(game, talk=game.talk.heard(event.seat, at))
     return clocked(game, apply(game, event), at)
 
 

@@ -30,7 +30,7 @@ function headers(extra = {}, key = undefined) {
 // One request. `retry` is for calls that are safe to send again: reads, and commands with an
 // Idempotency-Key (the server answers a resent one with its first result). They ride out a
 // restarting server (network errors, 503) and 429s, as the Retry-After header asks.
-async function call(method, path, { body, extra, retry = method === 'GET', signal, raw, key } = {}) {
+async function call(method, path, { body, extra, retry = method === 'GET', signal, raw, key, wait429 = true } = {}) {
   const init = { method, headers: headers(extra, key), signal };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -45,7 +45,7 @@ async function call(method, path, { body, extra, retry = method === 'GET', signa
       await sleep(Math.min(250 * 2 ** attempt, 4000), signal);
       continue;
     }
-    if ((res.status === 429 || res.status === 503) && (retry || res.status === 429) && attempt < 8) {
+    if ((res.status === 429 && wait429 || res.status === 503 && retry) && attempt < 8) {
       await sleep(Math.min(Number(res.headers.get('Retry-After')) || 1, 10) * 1000, signal);
       continue;
     }
@@ -99,6 +99,14 @@ export const api = {
   events: (id, after = 0, limit = 500) => call('GET', `${game(id)}/events${qs({ after, limit })}`),
   state: (id, version) => call('GET', `${game(id)}/state${qs({ version })}`),
   verify: (id) => call('GET', `${game(id)}/verify`),
+  // Once a game is over: the rematch (the one already offered, if any).
+  rematch: (id) => call('POST', `${game(id)}/rematch`, { extra: once(), retry: true }),
+  // A preset reaction; a 429 (too soon) is the answer to show, not one to wait out.
+  react: (id, reaction) => call('POST', `${game(id)}/reactions`, { body: { reaction }, extra: once(), retry: true, wait429: false }),
+  // Quick play: seek a game of a kind, then read the seek until it is matched.
+  seek: (body) => call('POST', '/matchmaking', { body, extra: once(), retry: true }),
+  seekStatus: (id) => call('GET', `/matchmaking/${encodeURIComponent(id)}`),
+  cancelSeek: (id) => call('DELETE', `/matchmaking/${encodeURIComponent(id)}`),
   // NDJSON: one history line per event, each `data` the stored JSON text.
   history: async (id) => (await call('GET', `${game(id)}/history`, { raw: true }))
     .split('\n').filter(Boolean).map((line) => JSON.parse(line)),

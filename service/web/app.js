@@ -1,7 +1,9 @@
 // The router: the part of the URL after `#` picks the screen, so the server only ever serves
 // static files. #/join/ID is the invitation link: it takes a seat, then opens the table.
+// The header carries the language switch (i18n.js): switching redraws the screen.
 import { api, prefetchTable } from './api.js';
 import { announce, h, replace } from './dom.js';
+import { choose, forEdition, lang, LANGUAGES, ready, t } from './i18n.js';
 import { session } from './store.js';
 
 // A screen is a module with `mount(element, params)`; it loads when first shown (index.html
@@ -19,7 +21,9 @@ const ROUTES = [
   [/^#\/audit\/([\w-]+)(?:\/(\d+))?$/, screen('audit', (m) => ({ id: m[1], version: m[2] })), false],
   [/^#\/join\/([\w-]+)$/, (m) => join(m[1]), true],
   [/^#\/lobby$/, screen('lobby'), false],
-  [/^#?\/?$/, (m, el) => session.key() ? (location.hash = '#/lobby') : screen('start')(m, el), false],
+  [/^#\/custom$/, screen('create'), true],
+  [/^#\/seek\/([\w-]+)$/, screen('seek', (m) => ({ id: m[1] })), true],
+  [/^#?\/?$/, screen('start'), false],
   [/^#\/start$/, screen('start'), false],
 ];
 
@@ -48,6 +52,7 @@ async function route() {
   const found = ROUTES.find(([re]) => re.test(hash));
   if (!found) { location.hash = '#/'; return; }
   const [re, show, needsKey] = found;
+  forEdition(null); // a game's screen says its edition again (a loaded language: at once)
   drawHeader();
   announce('');
   if (needsKey && !session.key()) {
@@ -58,29 +63,37 @@ async function route() {
   }
   // A screen still loading when the reader moves on draws into its own detached element,
   // never over the next screen.
-  const mine = h('div', {}, h('p', { class: 'loading' }, 'Loading…'));
+  const mine = h('div', {}, h('p', { class: 'loading' }, t('loading')));
   replace(main, mine);
   try {
     const result = await show(hash.match(re), mine);
     if (location.hash === hash) unmount = typeof result === 'function' ? result : null;
     else if (typeof result === 'function') result();
   } catch (err) {
-    replace(mine, h('section', { class: 'problem-page' }, h('h1', {}, 'Something went wrong'),
-      h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/lobby' }, 'Back to the lobby'))));
+    replace(mine, h('section', { class: 'problem-page' }, h('h1', {}, t('error.title')),
+      h('p', { role: 'alert' }, err.message), h('p', {}, h('a', { href: '#/' }, t('error.back')))));
     announce(err.message, 'error');
   }
   main.focus({ preventScroll: true });
 }
 
-// There are no accounts, only API keys kept in this browser: the links say so.
+// There are no accounts, only API keys kept in this browser: the links say so. The other
+// language is offered by its own name, in its own language.
 function drawHeader() {
-  replace(document.getElementById('who'), session.key()
-    ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/start' }, 'Your key')]
-    : h('a', { href: '#/' }, 'Get or use an API key'));
+  document.documentElement.lang = lang();
+  document.querySelector('.skip').textContent = t('skip');
+  document.querySelector('header.top nav').setAttribute('aria-label', t('nav.site'));
+  const other = Object.keys(LANGUAGES).find((l) => l !== lang());
+  replace(document.getElementById('who'),
+    session.key() ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/lobby' }, t('nav.games')), ' · ', h('a', { href: '#/start' }, t('nav.key'))]
+      : h('a', { href: '#/' }, t('nav.getKey')),
+    ' · ', h('a', { href: '/docs' }, t('nav.api')), ' · ',
+    h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: async () => { await choose(other); route(); } },
+      LANGUAGES[other]));
 }
 
 window.addEventListener('hashchange', route);
-route();
+ready().then(route);
 
 // The skip link moves the focus without touching the hash (the hash is the route).
 document.querySelector('.skip').addEventListener('click', (ev) => { ev.preventDefault(); main.focus(); });

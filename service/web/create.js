@@ -1,67 +1,83 @@
-// The "Create a game" form, built from GET /v1/rulesets: every rule option with its
-// description, as the server documents it, plus the table's settings (seats and bots, turn
-// clock, timeout policy, public or private, the spectator delay).
+// The custom game (#/custom): every rule option, in plain words, with the seats (people or
+// bots), a turn clock, public or private and the watchers' delay. The options and their
+// defaults come from GET /v1/rulesets; their words are the page's own (i18n.js), so an option
+// the page does not know yet still shows, by its name.
 import { api } from './api.js';
 import { announce, h, replace } from './dom.js';
+import { t } from './i18n.js';
+import { editionFor, endModeFor } from './play.js';
+import { current } from './store.js';
 
 const words = (s) => String(s).replaceAll('_', ' ');
-const title = (s) => words(s).replace(/^./, (c) => c.toUpperCase());
+const known = (key) => t(key) !== key;
+const label = (name) => (known(`opt.${name}`) ? t(`opt.${name}`) : words(name).replace(/^./, (c) => c.toUpperCase()));
+// The value's words: `end.quick`, `edition.de_2024`, `tie.extra_round`… or the value itself.
+const PREFIX = { edition: 'edition', end_mode: 'end', tie_policy: 'tie', later_rounds_start: 'later' };
+const valueWords = (name, v) => (PREFIX[name] && known(`${PREFIX[name]}.${v}`) ? t(`${PREFIX[name]}.${v}`) : words(v));
+
+export async function mount(root) {
+  current.screen = 'custom';
+  current.state = null;
+  replace(root, h('section', { class: 'custom' }, createForm(await api.rulesets())));
+}
 
 export function createForm(catalogue) {
-  // The server's bot levels, weakest first, each with how it plays.
   const botOptions = () => catalogue.bot_levels.map(({ level, description }) =>
-    h('option', { value: level, title: description }, `${level} bot`));
+    h('option', { value: level, title: description }, t('custom.bot', { level })));
   const schema = catalogue.ruleset_schema.$defs;
   const props = schema.RuleSet.properties;
   const enumOf = (p) => schema[p.$ref?.split('/').at(-1)]?.enum;
-  const field = (name, p, control) => h('div', { class: `field f-${name}` },
-    h('label', { for: `rs-${name}` }, title(name)), control,
-    h('small', { id: `rs-${name}-help` }, p.description));
-  const select = (name, options, value) => h('select', { id: `rs-${name}`, name, 'aria-describedby': `rs-${name}-help` },
+  const hint = (name) => (known(`hint.${name}`) ? h('small', { id: `rs-${name}-help` }, t(`hint.${name}`)) : null);
+  const described = (name) => (known(`hint.${name}`) ? `rs-${name}-help` : null);
+  const field = (name, control) => h('div', { class: `field f-${name}` },
+    h('label', { for: `rs-${name}` }, label(name)), control, hint(name));
+  const select = (name, options, value) => h('select', { id: `rs-${name}`, name, 'aria-describedby': described(name) },
     options.map(([v, text]) => h('option', { value: JSON.stringify(v), selected: v === value }, text)));
   const check = (name, p) => h('div', { class: `field check f-${name}` },
-    h('input', { type: 'checkbox', id: `rs-${name}`, name, checked: p.default, 'aria-describedby': `rs-${name}-help` }),
-    h('label', { for: `rs-${name}` }, title(name)), h('small', { id: `rs-${name}-help` }, p.description));
+    h('input', { type: 'checkbox', id: `rs-${name}`, name, checked: p.default, 'aria-describedby': described(name) }),
+    h('label', { for: `rs-${name}` }, label(name)), hint(name));
 
-  // One control per rule option, from its schema: an enum is a select, a boolean a checkbox,
-  // "true, false or null" a three-way select.
-  // A boolean with no default takes the edition's own when left out of the request.
+  // One control per rule option: an enum is a select, a boolean a checkbox, "on, off or as
+  // the edition has it" a three-way select.
   function control(name, p) {
     if (p.readOnly) return null; // the server sets it (rules_version)
-    if (name === 'players') return field(name, p, select(name, [2, 3, 4, 5, 6].map((n) => [n, `${n} players`]), 4));
-    if (name === 'first_player') return field(name, p, select(name, [['random', 'random'], ...[0, 1, 2, 3, 4, 5].map((n) => [n, `seat ${n + 1}`])], 'random'));
-    if (enumOf(p)) return field(name, p, select(name, enumOf(p).map((v) => [v, words(v)]), p.default));
+    if (name === 'players') return field(name, select(name, [2, 3, 4, 5, 6].map((n) => [n, t('start.playersN', { n })]), 4));
+    if (name === 'first_player') return field(name, select(name, [['random', t('custom.random')], ...[0, 1, 2, 3, 4, 5].map((n) => [n, t('custom.firstSeat', { n: n + 1 })])], 'random'));
+    if (name === 'end_mode') return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), endModeFor(4)));
+    if (name === 'edition') return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), editionFor()));
+    if (enumOf(p)) return field(name, select(name, enumOf(p).map((v) => [v, valueWords(name, v)]), p.default));
     if (p.type === 'boolean' && p.default !== undefined) return check(name, p);
     if (p.type === 'boolean' || p.anyOf?.some((a) => a.type === 'null')) {
-      return field(name, p, select(name, [[null, 'edition default'], [true, 'on'], [false, 'off']], p.default ?? null));
+      return field(name, select(name, [[null, t('custom.default')], [true, t('custom.on')], [false, t('custom.off')]], p.default ?? null));
     }
     return null;
   }
 
   const advanced = schema.AdvancedOptions.properties;
-  const seats = h('fieldset', { class: 'seats-choice' }, h('legend', {}, 'Seats'));
+  const seats = h('fieldset', { class: 'seats-choice' }, h('legend', {}, t('custom.seats')));
   const form = h('form', { class: 'create', 'aria-labelledby': 'create-title' },
-    h('h2', { id: 'create-title' }, 'Create a game'),
-    h('fieldset', {}, h('legend', {}, 'Rules'),
+    h('h1', { id: 'create-title' }, t('custom.title')),
+    h('fieldset', {}, h('legend', {}, t('custom.rules')),
       Object.entries(props).filter(([n]) => n !== 'advanced').map(([n, p]) => control(n, p))),
-    h('fieldset', { class: 'advanced' }, h('legend', {}, 'Advanced options (not for classic_2011)'),
+    h('fieldset', { class: 'advanced' }, h('legend', {}, t('custom.extras')),
       Object.entries(advanced).map(([n, p]) => control(n, p))),
     seats,
-    h('fieldset', {}, h('legend', {}, 'Table'),
-      h('div', { class: 'field' }, h('label', { for: 'turn-clock' }, 'Turn clock (seconds per decision; empty: none)'),
-        h('input', { id: 'turn-clock', name: 'turn_clock', type: 'number', min: '1', max: '86400', placeholder: 'none' })),
-      h('div', { class: 'field' }, h('label', { for: 'timeout-bot' }, 'When a clock runs out (or a player resigns), a bot plays'),
+    h('fieldset', {}, h('legend', {}, t('custom.table')),
+      h('div', { class: 'field' }, h('label', { for: 'turn-clock' }, t('custom.clock')),
+        h('input', { id: 'turn-clock', name: 'turn_clock', type: 'number', min: '1', max: '86400', 'aria-describedby': 'turn-clock-help' }),
+        h('small', { id: 'turn-clock-help' }, t('custom.clockHint'))),
+      h('div', { class: 'field' }, h('label', { for: 'timeout-bot' }, t('custom.timeoutBot')),
         h('select', { id: 'timeout-bot', name: 'bot_level' }, botOptions())),
-      h('div', { class: 'field' }, h('label', { for: 'hand-over' }, 'Hand the seat to the bot after this many timeouts in a row (empty: never)'),
+      h('div', { class: 'field' }, h('label', { for: 'hand-over' }, t('custom.handOver')),
         h('input', { id: 'hand-over', name: 'hand_over_after', type: 'number', min: '1', max: '1000', value: '3' })),
       h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'public', name: 'public', checked: true }),
-        h('label', { for: 'public' }, 'Public: listed in the lobby, anyone may watch')),
+        h('label', { for: 'public' }, t('custom.public'))),
       h('div', { class: 'field check' }, h('input', { type: 'checkbox', id: 'rated', name: 'rated' }),
-        h('label', { for: 'rated' }, 'Rated: the result counts toward the players\' ratings')),
-      h('div', { class: 'field' }, h('label', { for: 'spectator-delay' }, 'Spectator delay (events; 0: live)'),
+        h('label', { for: 'rated' }, t('custom.rated'))),
+      h('div', { class: 'field' }, h('label', { for: 'spectator-delay' }, t('custom.delay')),
         h('input', { id: 'spectator-delay', name: 'spectator_delay', type: 'number', min: '0', max: '1000', value: '0', 'aria-describedby': 'spectator-delay-help' }),
-        h('small', { id: 'spectator-delay-help' }, 'Watchers see the game this many events behind the table while it runs, so nobody watching can tell a player the cards as they fall. The players see it live; once it is over everyone sees all of it.'))),
-    h('button', { class: 'primary' }, 'Create the game'));
+        h('small', { id: 'spectator-delay-help' }, t('custom.delayHint')))),
+    h('button', { class: 'primary' }, t('custom.create')));
 
   const value = (name) => {
     const el = form.elements[name];
@@ -73,11 +89,11 @@ export function createForm(catalogue) {
     const first = form.elements.first_player; // only seats the game has
     for (const o of first.options) o.disabled = typeof JSON.parse(o.value) === 'number' && JSON.parse(o.value) >= n;
     if (first.selectedOptions[0]?.disabled) first.value = JSON.stringify('random');
-    replace(seats, h('legend', {}, 'Seats'), h('p', {}, 'Seat 1: you'),
+    replace(seats, h('legend', {}, t('custom.seats')), h('p', {}, t('custom.you')),
       Array.from({ length: n - 1 }, (_, i) => h('div', { class: 'field' },
-        h('label', { for: `seat-${i + 2}` }, `Seat ${i + 2}`),
+        h('label', { for: `seat-${i + 2}` }, t('custom.seat', { n: i + 2 })),
         h('select', { id: `seat-${i + 2}`, name: `seat-${i + 2}` },
-          h('option', { value: 'open' }, 'open for a person'),
+          h('option', { value: 'open' }, t('custom.openSeat')),
           botOptions()))));
   }
   function drawAdvanced() {
@@ -92,7 +108,7 @@ export function createForm(catalogue) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const ruleset = { advanced: {} };
-    // Every option that has a control; "edition default" of a plain boolean is left out.
+    // Every option that has a control; "as the edition has it" of a plain boolean is left out.
     const chosen = (names) => names.filter((n) => form.elements[n])
       .map((n) => [n, value(n)]).filter(([n, v]) => v !== null || props[n]?.type !== 'boolean' && advanced[n]?.type !== 'boolean');
     for (const [n, v] of chosen(Object.keys(props))) ruleset[n] = v;

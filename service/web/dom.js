@@ -1,3 +1,5 @@
+import { t } from './i18n.js';
+
 // A tiny element builder. Text always goes in as text nodes, never as HTML: player names and
 // everything else from the server are untrusted.
 export function h(tag, attrs = {}, ...children) {
@@ -39,7 +41,7 @@ export function unannounce(text) {
 }
 
 // A button that copies `text()` (a key, a link) to the clipboard.
-export function copyButton(text, caption = 'Copy') {
+export function copyButton(text, caption = t('copy')) {
   return h('button', {
     type: 'button',
     async onclick(ev) {
@@ -48,8 +50,8 @@ export function copyButton(text, caption = 'Copy') {
         // No clipboard permission (plain http on another host): select it for Ctrl+C.
         ev.target.previousElementSibling?.select?.();
       }
-      ev.target.textContent = 'Copied';
-      announce('Copied to the clipboard.');
+      ev.target.textContent = t('copied');
+      announce(t('copied.status'));
     },
   }, caption);
 }

@@ -1,6 +1,7 @@
 // The game told in sentences, one per event ("Cathy challenges Ezra's Classic Autos with a
 // Gold"). `ctx` gives `seat(n)` (a seat's display name), `player(id)` and the `edition`.
 import { money, typeName } from './cards.js';
+import { t } from './i18n.js';
 
 const list = (items) => items.length <= 1 ? items.join('')
   : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
@@ -51,6 +52,7 @@ export function sentence(e, ctx) {
     case 'turn_ended': return `${s(e.seat)} ends the turn${e.auto ? ' (no card left to act with)' : ''}.`;
     case 'round_ended': return `Round ${e.round_no} is over: ${list(e.scores.map((v, i) => `${s(i)} ${money(v)}`))}.`;
     case 'game_ended': return `The game is over. ${list(e.winners.map(s))} win${e.winners.length === 1 ? 's' : ''} with ${money(Math.max(...e.totals))}.`;
+    case 'reaction_sent': return t('react.said', { who: s(e.seat), what: t(`react.${e.reaction}`) });
     default: return `${e.type.replaceAll('_', ' ')}.`;
   }
 }

@@ -4,7 +4,10 @@ import { api, prefetched } from './api.js';
 import { announce, h, replace, unannounce } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards, typeName } from './cards.js';
-import { cardsOf, describe, distinct, matching, targetOf } from './moves.js';
+import { cardsOf, describe, distinct, keysAtMoves, matching, targetOf } from './moves.js';
+import { againButtons, followAfterEnd } from './again.js';
+import { forEdition } from './i18n.js';
+import { reactionBar, showReactions } from './reactions.js';
 import { startDrag, takeDrop } from './drag.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
@@ -82,6 +85,17 @@ export async function mount(root, { id }) {
   const toggleSeat = (seat) => { opened.set(seat, !seatOpen(seat)); render(); };
   narrow.addEventListener('change', () => st.view && render());
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
+  // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js, i18n.js).
+  await forEdition(st.summary.ruleset.edition);
+  const talk = reactionBar(id);
+  log.el.prepend(talk.el);
+  const unkeys = keysAtMoves(main);
+  let afterEnd = null;
+  const heard = (items) => {
+    showReactions(items, () => seatNames(st.summary));
+    const offer = items.find((i) => i.event.type === 'rematch_offered' && i.event.player_id !== session.playerId());
+    if (offer) { st.offer = { game_id: offer.event.game_id, who: st.summary.names[offer.event.player_id] || '' }; render(); }
+  };
 
   let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
@@ -98,6 +112,8 @@ export async function mount(root, { id }) {
       if (!wasMine && st.legal.length) announce('Your decision.');
       if (wasMine && !st.legal.length) announce('');
       if (st.view?.status === 'finished' && !st.verify) checkGame();
+      talk.seated(Boolean(st.view) && st.seat !== null && st.seat !== undefined);
+      if (st.view?.status === 'finished' && !afterEnd) afterEnd = followAfterEnd(id, snap.version, (items) => { log.add(items); heard(items); });
       render();
     },
     onEvents(items) {
@@ -108,6 +124,7 @@ export async function mount(root, { id }) {
         summaryStale = true;
         live.reload();
       }
+      heard(items);
       // A newcomer's name is in the game's summary, not in the event: fetch it first. Only
       // the names are taken: the seats come with the next snapshot, in version order.
       const unknown = items.some((i) => i.event.type === 'seat_taken' && i.event.controller.player_id && !(i.event.controller.player_id in st.summary.names));
@@ -286,9 +303,10 @@ export async function mount(root, { id }) {
       h('p', { class: 'verify', role: 'status' }, !v || v === 'checking' ? 'Verifying the game…'
         : v.ok ? `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified === 1 ? '1 shuffle matches its seed' : `${v.rounds_verified} shuffles match their seeds`}, ${v.draws_verified} draws checked, every move follows the rules.`
           : `Verification failed${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
+      session.key() ? againButtons(id, st.summary, st.offer) : null,
       h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
   }
 
   const waiting = setInterval(() => { if (!st.view && st.summary.status === 'lobby') live.reload(); }, WAITING_POLL_MS);
-  return () => { clearInterval(waiting); live.stop(); log.stop?.(); motion.stop(); };
+  return () => { clearInterval(waiting); live.stop(); log.stop?.(); motion.stop(); unkeys(); talk.stop(); afterEnd?.(); };
 }

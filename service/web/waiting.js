@@ -3,6 +3,7 @@
 import { api } from './api.js';
 import { announce, copyButton, h } from './dom.js';
 import { seatNames } from './board.js';
+import { t } from './i18n.js';
 import { session } from './store.js';
 
 export function waitingRoom(summary, { onChanged }) {
@@ -20,17 +21,17 @@ export function waitingRoom(summary, { onChanged }) {
     onChanged();
   };
   return h('section', { class: 'waiting', 'aria-labelledby': 'waiting-title' },
-    h('h2', { id: 'waiting-title' }, open ? `Waiting for ${open} more player${open === 1 ? '' : 's'}` : 'Everyone is seated'),
-    h('ol', { class: 'seat-list' }, summary.seats.map((s, i) => h('li', {}, names[i], i === mine ? ' (you)' : ''))),
-    h('p', {}, summary.public ? 'A public game: anyone can join from the lobby.'
-      : 'A private game: only people with the invitation link can join.'),
+    h('h2', { id: 'waiting-title' }, open ? t('waiting.more', { n: open }) : t('waiting.all')),
+    h('ol', { class: 'seat-list' }, summary.seats.map((s, i) => h('li', {}, names[i], i === mine ? t('waiting.you') : ''))),
+    h('p', {}, summary.public ? t('waiting.public') : t('waiting.private')),
+    open ? h('p', { class: 'hint', id: 'invite-help' }, t('waiting.share')) : null,
     h('div', { class: 'invite' },
-      h('label', { for: 'invite-link' }, 'Invitation link'),
-      h('input', { id: 'invite-link', readonly: true, value: link }),
-      copyButton(() => link, 'Copy link')),
+      h('label', { for: 'invite-link' }, t('waiting.link')),
+      h('input', { id: 'invite-link', readonly: true, value: link, 'aria-describedby': open ? 'invite-help' : null }),
+      copyButton(() => link, t('waiting.copyLink'))),
     h('div', { class: 'buttons' },
-      mine < 0 && open ? h('button', { class: 'primary', 'data-focus': 'take-seat', onclick: act(() => api.join(summary.game_id)) }, 'Take a seat') : null,
-      summary.creator === me && !open ? h('button', { class: 'primary', 'data-focus': 'start', onclick: act(() => api.start(summary.game_id)) }, 'Start the game') : null,
-      summary.creator === me && open ? h('p', { class: 'hint' }, 'You can start once every seat is taken.') : null,
-      mine >= 0 ? h('button', { 'data-focus': 'leave', onclick: act(() => api.leave(summary.game_id), () => { location.hash = '#/lobby'; }) }, 'Leave this game') : null));
+      mine < 0 && open ? h('button', { class: 'primary', 'data-focus': 'take-seat', onclick: act(() => api.join(summary.game_id)) }, t('waiting.take')) : null,
+      summary.creator === me && !open ? h('button', { class: 'primary', 'data-focus': 'start', onclick: act(() => api.start(summary.game_id)) }, t('waiting.start')) : null,
+      summary.creator === me && open ? h('p', { class: 'hint' }, t('waiting.startHint')) : null,
+      mine >= 0 ? h('button', { 'data-focus': 'leave', onclick: act(() => api.leave(summary.game_id), () => { location.hash = '#/lobby'; }) }, t('waiting.leave')) : null));
 }

@@ -8,7 +8,9 @@ import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
+import { forEdition } from './i18n.js';
 import { playback } from './motion.js';
+import { showReactions } from './reactions.js';
 import { current, session } from './store.js';
 
 const ANONYMOUS = null;
@@ -37,6 +39,7 @@ export async function mount(root, { id }) {
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
+  await forEdition(st.summary.ruleset.edition);
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
   let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {
@@ -47,7 +50,7 @@ export async function mount(root, { id }) {
       Object.assign(st, { version, summary: detail.summary, view: detail.view });
       render();
     },
-    onEvents: (items) => { log.add(items); motion.add(items); },
+    onEvents: (items) => { log.add(items); motion.add(items); showReactions(items, () => seatNames(st.summary)); },
     onStatus(status, err) {
       main.dataset.stream = status;
       // Back: the warning goes (but not what was said since).

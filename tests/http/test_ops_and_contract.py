@@ -219,7 +219,7 @@ def test_given_the_contract_then_every_operation_has_an_explicit_id_and_problem_
     document = json.loads(CONTRACT.read_text())
     operations = [op for path in document["paths"].values() for op in path.values()]
 
-    assert len({op["operationId"] for op in operations}) == len(operations) == 57
+    assert len({op["operationId"] for op in operations}) == len(operations) == 58
     for op in operations:
         if op["operationId"] not in {"getHealth", "getReadiness", "getMetrics",
                                      "listRulesets"}:

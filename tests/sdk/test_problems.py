@@ -79,6 +79,14 @@ def _rate_limited(scene: Scene) -> None:
                 continue
 
 
+def _too_many_reactions(scene: Scene) -> None:
+    """Two reactions of one seat at once: the second comes before the server's pace allows
+    (without retries: the client would wait out the Retry-After and send it again)."""
+    with Client(scene.server.url, scene.ann.api_key, retry=NO_RETRIES) as ann:
+        for _ in range(2):
+            ann.play.react(scene.game, "oops")
+
+
 def _tournament(scene: Scene, public: bool = True) -> str:
     """Ann's tournament of two players (who will not play it soon: it stays running)."""
     return scene.ann.tournaments.create(models.NewTournament(
@@ -171,6 +179,7 @@ PROVOKE: dict[type[ProblemError], Callable[[Scene], object]] = {
     # Before the 429: the broken server's 3 requests a minute are its address's, for both.
     errors.DatabaseUnavailable: lambda s: Client(s.broken, retry=NO_RETRIES).players.create(),
     errors.RateLimited: _rate_limited,
+    errors.TooManyReactions: _too_many_reactions,
     errors.OwnChallenge: lambda s: s.ann.challenges.accept(_challenge(s, None)),
     errors.NotChallenged: lambda s: s.carol.challenges.accept(_challenge(s, s.bob)),
     errors.NotChallenger: lambda s: s.bob.challenges.cancel(_challenge(s, s.bob)),
@@ -209,7 +218,7 @@ def test_given_a_real_server_answer_then_its_code_raises_its_own_exception(
         assert problem.current_version is not None
     if expected is errors.MalformedRequest:
         assert problem.errors
-    if expected in (errors.RateLimited, errors.DatabaseUnavailable):
+    if expected in (errors.RateLimited, errors.DatabaseUnavailable, errors.TooManyReactions):
         assert problem.retry_after is not None and problem.retry_after >= 1
 
 

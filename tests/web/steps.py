@@ -14,6 +14,8 @@ PREFERENCE = ("m-respond", "m-challenge_draft", "m-challenge", "m-draft_set", "m
               "m-improve_set", "m-play_swap", "m-play_move", "m-choose_move_direction",
               "m-pass_draft", "m-discard", "m-end_turn", "m-concede")
 CARD_ID = re.compile(r"[a-z_]+#\d+")
+EDITIONS = {"en_2022": "English edition (2022)", "de_2024": "German edition (2024)",
+            "classic_2011": "Classic edition (2011)"}
 
 
 def sign_up(page: Page, name: str) -> str:
@@ -31,13 +33,14 @@ def sign_up(page: Page, name: str) -> str:
 def create_game(page: Page, *, players: int, seats: list[str], edition: str = "en_2022",
                 public: bool = True, unchecked: tuple[str, ...] = (),
                 turn_clock: int | None = None, spectator_delay: int = 0) -> str:
-    """In the lobby's form: the rules, each other seat ("open for a person" or "greedy bot"),
-    public or private, the spectator delay. Returns the game id (from the address the page
-    moved to)."""
-    form = page.get_by_role("form", name="Create a game")
+    """From the lobby, the custom game's form: the rules, each other seat ("open for a person"
+    or "greedy bot"), public or private, the spectator delay. Returns the game id (from the
+    address the page moved to)."""
+    page.get_by_role("link", name="Custom game").click()
+    form = page.get_by_role("form", name="Custom game")
     form.get_by_label("Players", exact=True).select_option(label=f"{players} players")
-    form.get_by_label("Edition", exact=True).select_option(label=edition.replace("_", " "))
-    form.get_by_label("End mode", exact=True).select_option(label="quick")
+    form.get_by_label("Edition", exact=True).select_option(label=EDITIONS[edition])
+    form.get_by_label("How the game ends", exact=True).select_option(label="one round")
     for n, choice in enumerate(seats, start=2):
         form.get_by_label(f"Seat {n}", exact=True).select_option(label=choice)
     if not public:
@@ -45,9 +48,9 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
     for option in unchecked:
         form.get_by_label(option, exact=True).uncheck()
     if turn_clock:
-        form.get_by_label(re.compile("^Turn clock")).fill(str(turn_clock))
+        form.get_by_label(re.compile("^Seconds per decision")).fill(str(turn_clock))
     if spectator_delay:
-        form.get_by_label(re.compile("^Spectator delay")).fill(str(spectator_delay))
+        form.get_by_label(re.compile("^Delay for watchers")).fill(str(spectator_delay))
     form.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
     return page.url.rsplit("/", 1)[1]

@@ -31,10 +31,11 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     game = create_game(page, players=4, seats=["greedy bot", "random bot", "greedy bot"],
                        edition="de_2024")
 
-    expect(page.get_by_role("heading", name="Everyone is seated")).to_be_visible()
+    # A German edition's table speaks German to a reader who chose no language.
+    expect(page.get_by_role("heading", name="Alle sitzen")).to_be_visible()
     screenshot(page, "waiting-room")
     assert not serious_accessibility_issues(page)
-    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("button", name="Spiel starten").click()
 
     cara = people("cara")
     cara.page.goto("/")

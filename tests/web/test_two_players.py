@@ -35,7 +35,7 @@ def test_two_people_play_a_private_draft_game_by_invitation(people, server: Serv
     ada_key = sign_up(ada.page, "Ada")
     # Any drafted set may be challenged, so that one surely is.
     game = create_game(ada.page, players=2, seats=["open for a person"], public=False,
-                       unchecked=("Draft challenge requires own set",))
+                       unchecked=("Challenging a drafted set needs a set of your own",))
     expect(ada.page.get_by_role("heading", name="Waiting for 1 more player")).to_be_visible()
     link = ada.page.get_by_label("Invitation link").input_value()
     assert link.endswith(f"#/join/{game}")

@@ -30,7 +30,7 @@ def test_an_invitation_opened_without_a_key_says_what_the_key_is_for(people, ser
     bob.goto(f"/#/join/{game}")
     expect(bob.get_by_role("heading", name="You were invited to a game")).to_be_visible()
     expect(bob.get_by_text(
-        "Ada invites you to a 2-player game (en_2022, to million). "
+        "Ada invites you to a 2-player game (English edition (2022), first to a million). "
         "Choose a name (or paste your key) to take your seat.")).to_be_visible()
     # No accounts, so nothing to sign in to: the header says what it offers.
     expect(bob.get_by_role("link", name="Get or use an API key")).to_be_visible()

@@ -43,6 +43,7 @@ OPERATIONS = {
     "leaveGame": "games.leave", "resignGame": "games.resign",
     "setClientSeed": "games.set_client_seed",
     "rematchGame": "games.rematch", "declineInvitation": "games.decline",
+    "sendReaction": "play.react",
     "getTurn": "play.turn", "postCommand": "play.send", "getView": "play.view",
     "getLegalCommands": "play.legal_commands",
     "listEvents": "follow.events", "getHistory": "audit.history",

@@ -180,6 +180,12 @@ class RateLimited(ProblemError):
     CODE = "rate_limited"
 
 
+class TooManyReactions(ProblemError):
+    """429: your seat sent a reaction less than 5 s ago (`retry_after` says how long to wait),
+    or its 60 in this game (no `retry_after`: final)."""
+    CODE = "too_many_reactions"
+
+
 class InternalError(ProblemError):
     """500: a fault of the server's, not of the request; the server logs it."""
     CODE = "internal_error"

@@ -1562,6 +1562,25 @@ class RatingOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     sigma: float
 
 
+class ReactionBody(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A preset reaction to send to the table."""
+    #: One of the preset reactions (no free text, so nothing to moderate): `good_game`,
+    #: `well_played`, `nice_steal` or `oops`. Clients show them in the reader's language.
+    reaction: Literal["good_game", "well_played", "nice_steal", "oops"]
+
+
+class ReactionSent(msgspec.Struct, kw_only=True, omit_defaults=True, tag_field="type", tag="reaction_sent"):
+    """
+    A seated player sent a preset reaction to the table (and its watchers). It changes nothing in
+    the game: no card, no turn, no clock.
+    """
+    #: One of the preset reactions (no free text, so nothing to moderate): `good_game`,
+    #: `well_played`, `nice_steal` or `oops`. Clients show them in the reader's language.
+    reaction: Literal["good_game", "well_played", "nice_steal", "oops"]
+    #: The seat that sent it, 0-based.
+    seat: int
+
+
 class Receipt(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     The server's signed word on a game's log at one version (docs/receipts.md): keep it, and a
@@ -2379,6 +2398,7 @@ Event: TypeAlias = (
     | DecisionTimedOut
     | SeatHandedToBot
     | ClockRestarted
+    | ReactionSent
 )
 
 

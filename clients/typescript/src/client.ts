@@ -27,7 +27,7 @@ export const OPERATIONS = {
   leaveGame: "games.leave", resignGame: "games.resign", setClientSeed: "games.setClientSeed",
   rematchGame: "games.rematch", declineInvitation: "games.decline",
   getTurn: "play.turn", postCommand: "play.send", getView: "play.view",
-  getLegalCommands: "play.legalCommands",
+  getLegalCommands: "play.legalCommands", sendReaction: "play.react",
   listEvents: "follow.events", getHistory: "audit.history",
   getHistoryPage: "audit.historyPage", getStateAt: "audit.state",
   verifyGame: "audit.verify", listReceiptKeys: "audit.receiptKeys", listRulesets: "rulesets.catalogue",

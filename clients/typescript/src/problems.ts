@@ -113,6 +113,8 @@ export class RuleViolation extends ProblemError {}
 export class WebhookUrlRefused extends ProblemError {}
 /** 429: over your rate limit; `retryAfter` says how long to wait. */
 export class RateLimited extends ProblemError {}
+/** 429: your seat sent a reaction less than 5 s ago (`retryAfter`), or its 60 in this game. */
+export class TooManyReactions extends ProblemError {}
 /** 500: a fault of the server's, not of the request. */
 export class InternalError extends ProblemError {}
 /** 500: the game's stored log cannot be read or replayed. */
@@ -161,6 +163,7 @@ export const BY_CODE = {
   rule_violation: RuleViolation,
   webhook_url_refused: WebhookUrlRefused,
   rate_limited: RateLimited,
+  too_many_reactions: TooManyReactions,
   internal_error: InternalError,
   damaged_log: DamagedLog,
   database_unavailable: DatabaseUnavailable,

@@ -15,15 +15,16 @@ import msgspec
 
 from cya_rules import Event
 from cya_rules.table.lobby import LobbyEvent
+from cya_rules.table.talk import TalkEvent
 from cya_rules.table.timeouts import TimeoutEvent
 
-AnyEvent = Event | LobbyEvent | TimeoutEvent
+AnyEvent = Event | LobbyEvent | TimeoutEvent | TalkEvent
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 EVENT_CLASSES: dict[str, type[Any]] = {
     cls.__struct_config__.tag: cls
     for cls in (*typing.get_args(Event), *typing.get_args(LobbyEvent),
-                *typing.get_args(TimeoutEvent))
+                *typing.get_args(TimeoutEvent), TalkEvent)
 }
 
 # (type, schema version it reads) -> upcaster to schema version + 1, for a schema that changed

@@ -9,13 +9,16 @@ from typing import get_args
 from cya_rules import redact, visibility
 from cya_rules.log.codec import AnyEvent
 from cya_rules.table.lobby import LobbyEvent, SeedCarrier, seed_visibility, without_seeds
+from cya_rules.table.talk import TalkEvent
 from cya_rules.table.timeouts import TimeoutEvent
 from cya_rules.views import Viewer
 
 # Looked up by class: `isinstance` against the two unions tried each of their classes in
 # turn, a third of a microsecond per event.
-# Seats and clocks: public facts, but for the seeds of the deal some carry (table/seeds.py).
-_PUBLIC_SERVICE_EVENTS = frozenset(get_args(LobbyEvent) + get_args(TimeoutEvent)) - frozenset(
+# Seats, clocks and reactions: public facts, but for the seeds of the deal some carry
+# (table/seeds.py).
+_PUBLIC_SERVICE_EVENTS = frozenset(
+    (*get_args(LobbyEvent), *get_args(TimeoutEvent), TalkEvent)) - frozenset(
     get_args(SeedCarrier))
 
 

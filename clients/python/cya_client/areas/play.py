@@ -3,10 +3,20 @@ yours), commands, and the view and legal commands on their own."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from cya_client.areas.base import Area, AsyncArea, path
-from cya_client.models import Command, CommandResult, LegalCommands, Turn, ViewOut
+from cya_client.models import (
+    Command,
+    CommandResult,
+    LegalCommands,
+    ReactionBody,
+    Turn,
+    ViewOut,
+)
 from cya_client.transport import Call, decoder
 
+Reaction = Literal["good_game", "well_played", "nice_steal", "oops"]
 TURN_WAIT = 25.0  # the server caps a wait at its long-poll maximum (30 s by default)
 
 
@@ -30,6 +40,11 @@ def view(game_id: str, wait_for_version: int | None, timeout: float | None,
     return Call("GET", path(game_id, "/view"), ViewOut, headers=headers,
                 params={"wait_for_version": wait_for_version, "timeout": timeout},
                 waits=timeout or 0.0)
+
+
+def react(game_id: str, reaction: Reaction) -> Call[CommandResult]:
+    return Call("POST", path(game_id, "/reactions"), CommandResult,
+                body=ReactionBody(reaction=reaction), idempotent=True)
 
 
 def legal(game_id: str) -> Call[LegalCommands]:
@@ -72,6 +87,12 @@ class Play(Area):
     def legal_commands(self, game_id: str) -> LegalCommands:
         return self._s.run(legal(game_id))
 
+    def react(self, game_id: str, reaction: Reaction, *, idempotency_key: str | None = None
+              ) -> CommandResult:
+        """A preset reaction to the table: `good_game`, `well_played`, `nice_steal` or
+        `oops`; one per seat every few seconds (429 `too_many_reactions` sooner)."""
+        return self._s.run(react(game_id, reaction), idempotency_key)
+
 
 class AsyncPlay(AsyncArea):
     async def turn(self, game_id: str, timeout: float = TURN_WAIT) -> Turn:
@@ -91,3 +112,7 @@ class AsyncPlay(AsyncArea):
 
     async def legal_commands(self, game_id: str) -> LegalCommands:
         return await self._s.run(legal(game_id))
+
+    async def react(self, game_id: str, reaction: Reaction, *, idempotency_key: str | None = None
+                    ) -> CommandResult:
+        return await self._s.run(react(game_id, reaction), idempotency_key)

@@ -1,6 +1,6 @@
 // Play a seat: the turn (view and legal commands in one read, waiting until the decision is
 // yours), commands, and the view and legal commands on their own.
-import type { Command, CommandResult, LegalCommands, Turn, ViewOut } from "../models.js";
+import type { Command, CommandResult, LegalCommands, ReactionBody, Turn, ViewOut } from "../models.js";
 import { Area, gamePath, type WriteOptions } from "./base.js";
 
 /** The server caps a wait at its long-poll maximum (30 s by default). */
@@ -52,5 +52,13 @@ export class Play extends Area {
 
   legalCommands(gameId: string): Promise<LegalCommands> {
     return this.session.run({ method: "GET", path: gamePath(gameId, "/legal-commands") });
+  }
+
+  /** A preset reaction to the table; one per seat every few seconds (a 429
+   * `too_many_reactions` sooner). */
+  react(gameId: string, reaction: ReactionBody["reaction"], options: WriteOptions = {}): Promise<CommandResult> {
+    return this.session.run({
+      method: "POST", path: gamePath(gameId, "/reactions"), body: { reaction }, idempotent: true,
+    }, options.idempotencyKey, options.signal);
   }
 }

@@ -302,6 +302,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a preset reaction to the table ("Good game", "Oops"…)
+         * @description A seated player's reaction, from the deal on and after the end: one of a few presets, never free text, so there is nothing to moderate. It becomes a `reaction_sent` event in the game's log, seen by the table and its watchers (stream, events, history) like any other, and changes nothing in the game (it does move the game's version: a command sent with `If-Match` after it is a `stale_version`). Each seat may send one every 5 seconds and 60 in a game: one sooner is refused with 429 `too_many_reactions` and `Retry-After` (past the cap, without it: that refusal is final).
+         */
+        post: operations["sendReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/rematch": {
         parameters: {
             query?: never;
@@ -1749,7 +1769,7 @@ export interface components {
          */
         EventOut: {
             /** @description The event, redacted for you; `type` says which it is. */
-            event: components["schemas"]["GameStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["TurnStarted"] | components["schemas"]["SetFormed"] | components["schemas"]["CardDiscarded"] | components["schemas"]["CardsDrawn"] | components["schemas"]["ChallengeOpened"] | components["schemas"]["ChallengeAnswered"] | components["schemas"]["ChallengeConceded"] | components["schemas"]["SetDrafted"] | components["schemas"]["DraftChallengePassed"] | components["schemas"]["PileCardRevealed"] | components["schemas"]["RevealedSwapApplied"] | components["schemas"]["RevealedActionReturned"] | components["schemas"]["RevealedActionDiscarded"] | components["schemas"]["RevealedMoveAwaitingChoices"] | components["schemas"]["MoveDirectionChosen"] | components["schemas"]["RevealedMoveApplied"] | components["schemas"]["SetImproved"] | components["schemas"]["SwapPlayed"] | components["schemas"]["MovePlayed"] | components["schemas"]["TurnEnded"] | components["schemas"]["RoundEnded"] | components["schemas"]["GameEnded"] | components["schemas"]["GameCreated"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["SeatResigned"] | components["schemas"]["LobbyExpired"] | components["schemas"]["GameAbandoned"] | components["schemas"]["RematchOffered"] | components["schemas"]["InvitationDeclined"] | components["schemas"]["ClientSeedSet"] | components["schemas"]["DecisionTimedOut"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["ClockRestarted"];
+            event: components["schemas"]["GameStarted"] | components["schemas"]["RoundStarted"] | components["schemas"]["TurnStarted"] | components["schemas"]["SetFormed"] | components["schemas"]["CardDiscarded"] | components["schemas"]["CardsDrawn"] | components["schemas"]["ChallengeOpened"] | components["schemas"]["ChallengeAnswered"] | components["schemas"]["ChallengeConceded"] | components["schemas"]["SetDrafted"] | components["schemas"]["DraftChallengePassed"] | components["schemas"]["PileCardRevealed"] | components["schemas"]["RevealedSwapApplied"] | components["schemas"]["RevealedActionReturned"] | components["schemas"]["RevealedActionDiscarded"] | components["schemas"]["RevealedMoveAwaitingChoices"] | components["schemas"]["MoveDirectionChosen"] | components["schemas"]["RevealedMoveApplied"] | components["schemas"]["SetImproved"] | components["schemas"]["SwapPlayed"] | components["schemas"]["MovePlayed"] | components["schemas"]["TurnEnded"] | components["schemas"]["RoundEnded"] | components["schemas"]["GameEnded"] | components["schemas"]["GameCreated"] | components["schemas"]["SeatTaken"] | components["schemas"]["SeatLeft"] | components["schemas"]["SeatResigned"] | components["schemas"]["LobbyExpired"] | components["schemas"]["GameAbandoned"] | components["schemas"]["RematchOffered"] | components["schemas"]["InvitationDeclined"] | components["schemas"]["ClientSeedSet"] | components["schemas"]["DecisionTimedOut"] | components["schemas"]["SeatHandedToBot"] | components["schemas"]["ClockRestarted"] | components["schemas"]["ReactionSent"];
             /** @description The event's version: its place in the game's log, from 1. */
             version: number;
         };
@@ -2869,6 +2889,39 @@ export interface components {
             sigma: number;
         };
         /**
+         * ReactionBody
+         * @description A preset reaction to send to the table.
+         * @example {
+         *       "reaction": "good_game"
+         *     }
+         */
+        ReactionBody: {
+            /**
+             * @description One of the preset reactions (no free text, so nothing to moderate): `good_game`, `well_played`, `nice_steal` or `oops`. Clients show them in the reader's language.
+             * @enum {string}
+             */
+            reaction: "good_game" | "well_played" | "nice_steal" | "oops";
+        };
+        /**
+         * ReactionSent
+         * @description A seated player sent a preset reaction to the table (and its watchers). It changes
+         *     nothing in the game: no card, no turn, no clock.
+         */
+        ReactionSent: {
+            /**
+             * @description One of the preset reactions (no free text, so nothing to moderate): `good_game`, `well_played`, `nice_steal` or `oops`. Clients show them in the reader's language.
+             * @enum {string}
+             */
+            reaction: "good_game" | "well_played" | "nice_steal" | "oops";
+            /** @description The seat that sent it, 0-based. */
+            seat: number;
+            /**
+             * @description Always `reaction_sent`: which of its kind this object is.
+             * @constant
+             */
+            type: "reaction_sent";
+        };
+        /**
          * Receipt
          * @description The server's signed word on a game's log at one version (docs/receipts.md): keep it,
          *     and a history that disagrees with it later is evidence against the server.
@@ -3913,6 +3966,8 @@ export type ProblemBody = components['schemas']['ProblemBody'];
 export type PublicKey = components['schemas']['PublicKey'];
 export type RatingChange = components['schemas']['RatingChange'];
 export type RatingOut = components['schemas']['RatingOut'];
+export type ReactionBody = components['schemas']['ReactionBody'];
+export type ReactionSent = components['schemas']['ReactionSent'];
 export type Receipt = components['schemas']['Receipt'];
 export type ReceiptKeys = components['schemas']['ReceiptKeys'];
 export type Redelivery = components['schemas']['Redelivery'];
@@ -6248,6 +6303,159 @@ export interface operations {
             };
             /** @description Unknown game. */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description The database cannot be reached, or is not migrated for this server yet: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+        };
+    };
+    sendReaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send the same key again to get the first result instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The game's id, as `POST /v1/games` gave it. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionBody"];
+            };
+        };
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandResult"];
+                };
+            };
+            /** @description Malformed request: the body or a parameter does not match the schema. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Missing or unknown API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Another seat's (or a private game's) resource. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Unknown game. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Not your decision, a stale If-Match version (with `current_version`), or a reused Idempotency-Key. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemBody"];
+                };
+            };
+            /** @description Rule violation: `rule` is the engine's code, `legal_commands` what you may send. */
+            422: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
