@@ -44,7 +44,6 @@ def main() -> int:
     argparse.ArgumentParser(description=__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     import httpx  # the service's dependency; the web bench's server below
-
     from web import Server  # bench/, first on the path of a script run from it
 
     if not (HERE / "node_modules").exists():
