@@ -65,6 +65,10 @@ class Feed:
         self.after_each: list[After] = []  # the game after each event
         self._game: Game | None = Game(game_id)  # the events folded, for `after_each`
         self.version = 0
+        # The latest stretch's events as its followers encoded them, by (version, viewer): a
+        # public event is encoded once for every follower, a seat's once for its streams.
+        # Cleared when the next stretch comes (followers are rarely further behind).
+        self.frames: dict[tuple[int, object], bytes] = {}
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
         self._changed = asyncio.Event()
@@ -98,6 +102,7 @@ class Feed:
 
     def _extend(self, new: Sequence[StoredEvent]) -> None:
         if new:
+            self.frames.clear()
             self.after_each.extend(self._fold(s) for s in new)
             self.events.extend(new)
             self.version = new[-1].version

@@ -23,7 +23,7 @@ from litestar.response.sse import ServerSentEventMessage
 
 from cya_rules.events import CardDiscarded
 from cya_rules.views import Viewer
-from service.events.records import StoredEvent, redacted_for
+from service.events.records import StoredEvent, redacted_for, visibility_of
 from service.http import examples
 from service.http.context import (
     Authed,
@@ -34,6 +34,7 @@ from service.http.context import (
     seat_in,
     viewer_in,
 )
+from service.http.feeds import After, Feed
 from service.http.problems import problem_responses
 from service.http.schemas.events import EventOut, EventPage, StreamEvent
 from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameId, version_query
@@ -160,7 +161,10 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
     """The log after `after`, redacted for `viewer`. A seat's events are shown to its player
     until the seat leaves them (resigned, or handed to a bot): from then on they watch, as a
     read opened then would decide. Events from before the caller sat down are theirs too: a
-    seat's holder is judged only once the caller has held it."""
+    seat's holder is judged only once the caller has held it.
+
+    What the feed holds past `sent` goes as one write (a command's events come together):
+    a message per event, each made once per feed and viewer (`_frame`)."""
     heartbeat = runtime.settings.sse_heartbeat_seconds
     mine, held = HumanSeat(player.player_id), False
     sent = after
@@ -168,28 +172,60 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
         while True:
             # A watcher trails a running game by its spectator delay.
             delay = lobby.spectator_delay if viewer is None and not feed.ended else 0
+            frames: list[bytes] = []
+            left = watching = False
             for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
                 then = feed.after_each[s.version - 1]
                 if viewer is not None and then.seats:
                     if then.seats[viewer] == mine:
                         held = True
                     elif held:  # resigned or handed over: a watcher from here on
-                        if not lobby.public and player.player_id != lobby.creator:
-                            return  # a private game's watchers are its players
-                        viewer = None
+                        # A private game's watchers are its players.
+                        left = not lobby.public and player.player_id != lobby.creator
+                        watching = True
                         break  # the rest waits for the spectator delay
-                body = _encode(StreamEvent(s.version, redacted_for(s, viewer),
-                                           then.awaiting, then.deadline,
-                                           runtime.receipt(game_id, s.version, s.hash))).decode()
-                yield ServerSentEventMessage(data=body, id=str(s.version), event="message")
+                frames.append(_frame(runtime, feed, s, viewer, then))
                 sent = s.version
-            else:
-                if feed.ended and sent >= feed.version:
-                    return
-                if feed.draining:  # this process is stopping: the client resumes elsewhere
-                    return
-                if not await feed.wait_past(sent + delay, heartbeat):
-                    yield HEARTBEAT
+            if frames:
+                yield _Encoded(b"".join(frames))
+            if left:
+                return
+            if watching:
+                viewer = None
+                continue
+            if feed.ended and sent >= feed.version:
+                return
+            if feed.draining:  # this process is stopping: the client resumes elsewhere
+                return
+            if not await feed.wait_past(sent + delay, heartbeat):
+                yield HEARTBEAT
+
+
+class _Encoded(ServerSentEventMessage):
+    """Stream messages encoded already, written as they are."""
+
+    def __init__(self, encoded: bytes) -> None:
+        super().__init__(data=None)
+        self.encoded = encoded
+
+    def encode(self) -> bytes:
+        return self.encoded
+
+
+def _frame(runtime: Runtime, feed: Feed, s: StoredEvent, viewer: Viewer, then: After
+           ) -> bytes:
+    """One event's stream message for `viewer`, as `ServerSentEventMessage(data=…, id=…,
+    event="message")` encodes it (JSON holds no line break), made once per feed: a public
+    event is the same for every viewer."""
+    # By the event's own class, as `redacted_for` decides, not the stored column.
+    key = (s.version, "all" if visibility_of(s.event) == "public" else viewer)
+    frame = feed.frames.get(key)
+    if frame is None:
+        body = _encode(StreamEvent(s.version, redacted_for(s, viewer), then.awaiting,
+                                   then.deadline, runtime.receipt(feed.game_id, s.version, s.hash)))
+        frame = feed.frames[key] = b"id: %d\r\nevent: message\r\ndata: %s\r\n\r\n" % (
+            s.version, body)
+    return frame
 
 
 async def _delayed_page(runtime: Runtime, access: GameAccess, after: int, limit: int,
