@@ -7,12 +7,17 @@ The production shape of bench/live_games.py, small: a fresh database on the loca
 the local Redis, two API processes (uvicorn).
 
 (a) `closed`: no followers. bench/http_api.py's closed loop (64 four-player games, each
-    request to the next process), for `--seconds`.
+    request to the next process), for `--seconds`; then `paced`: the same games in an open
+    loop at `--rate` (a commit then seldom shares its transaction with others, as it does in
+    the closed loop: the cost of a command alone).
 (b) `followed`: `--games` two-player games, both seats following by event streams (seat 0's
     on one process, seat 1's on the other, so every commit reaches a follower through Redis),
     commands sent at `--rate` a second for `--seconds` by one load process
     (bench/live/load.py). Everything the servers do in the window counts: the command, both
     feeds, both streams' deliveries, heartbeats, the feeds' timer.
+(c) `crowd`: `--crowd` streams on four of (a)'s games (a game's seats and processes in
+    turn), then 40 commands one at a time, each once every stream has its events: CPU per
+    command, and per event delivered to one stream (the issue's many followers of one game).
 
 Target: (b) ≤ 1.5 ms a command. Why: bench/live_games.py's load at 10,000 games is half the
 closed loop's rate, 200–360 commands/s on this box; at 1.5 ms that is 0.3–0.54 of a core, so
@@ -46,6 +51,7 @@ from typing import Any
 from live import servers
 
 TARGET_FOLLOWED_MS = 1.5
+CROWD_COMMANDS = 40
 IDLE_S = 5.0  # (b)'s servers measured idle first, their streams open: the timer, heartbeats
 PROFILE: Path | None = None  # `--profile`: py-spy's folded stacks of each server, each phase
 
@@ -73,7 +79,10 @@ def _cpu(apis: list[servers.Api]) -> float:
     return sum(api.cpu_s() for api in apis)
 
 
-async def _closed(bases: list[str], apis: list[servers.Api], seconds: float) -> dict[str, Any]:
+async def _unfollowed(bases: list[str], apis: list[servers.Api], seconds: float, rate: float,
+                      crowd: int) -> dict[str, Any]:
+    """(a) and (a'): bench/http_api.py's games, no followers, closed loop then open loop at
+    (b)'s rate (whose commits are not grouped with others as the closed loop's are)."""
     import http_api  # bench/, first on the path of a script run from it
 
     load = http_api.Load(bases)
@@ -85,11 +94,86 @@ async def _closed(bases: list[str], apis: list[servers.Api], seconds: float) -> 
         with _profiled(apis, "closed", seconds):
             done, _ = await http_api._timed(seconds, games.step, http_api.GAMES)
         cpu, wall = _cpu(apis) - before, time.monotonic() - began
-        return {"commands": done, "commands_per_s": round(done / wall, 1),
-                "server_cores": round(cpu / wall, 2),
-                "cpu_ms_per_command": round(cpu * 1000 / max(done, 1), 3)}
+        closed = {"commands": done, "commands_per_s": round(done / wall, 1),
+                  "server_cores": round(cpu / wall, 2),
+                  "cpu_ms_per_command": round(cpu * 1000 / max(done, 1), 3)}
+        await games.restock(3 * http_api.GAMES)
+        before, began = _cpu(apis), time.monotonic()
+        with _profiled(apis, "paced", seconds):
+            done = len(await http_api.paced(games, rate, seconds))
+        cpu, wall = _cpu(apis) - before, time.monotonic() - began
+        paced = {"commands": done, "commands_per_s": round(done / wall, 1),
+                 "server_cores": round(cpu / wall, 2),
+                 "cpu_ms_per_command": round(cpu * 1000 / max(done, 1), 3)}
+        return {"closed": closed, "paced": paced,
+                "crowd": await _crowd(http_api, load, apis, crowd)}
     finally:
         await load.close()
+
+
+async def _crowd(http_api: Any, load: Any, apis: list[servers.Api], subscribers: int
+                 ) -> dict[str, Any]:
+    """(c): `subscribers` streams on four games (each opened by one of the game's seats in
+    turn, on the processes in turn), then `CROWD_COMMANDS` commands one after the other, each
+    once every stream has its last event: the servers' CPU per command, and per delivery of
+    an event to one stream."""
+    import aiohttp
+
+    tables = [await load.table() for _ in range(4)]
+    arrived: dict[tuple[str, int], int] = {}
+    opened = 0
+    all_open = asyncio.Event()
+
+    async def follow(t: Any, seat: Any) -> None:
+        nonlocal opened
+        async with load.http.get(
+                f"{load.base()}/v1/games/{t.game_id}/events?after={t.version}",
+                headers={**seat.auth, "Accept": "text/event-stream"},
+                timeout=aiohttp.ClientTimeout(total=None, sock_read=None)) as r:
+            opened += 1
+            if opened == subscribers:
+                all_open.set()
+            async for line in r.content:
+                if line.startswith(b"id:"):
+                    key = (t.game_id, int(line[3:]))
+                    arrived[key] = arrived.get(key, 0) + 1
+
+    tasks = [asyncio.create_task(follow(tables[i % 4], tables[i % 4].seats[i // 4 % 4]))
+             for i in range(subscribers)]
+    try:
+        await asyncio.wait_for(all_open.wait(), 120)
+        await asyncio.sleep(1.0)  # the openings' own work settles
+        before, commands, events, late = _cpu(apis), 0, 0, 0
+        for n in range(CROWD_COMMANDS):
+            t = tables[n % 4]
+            if t.over:
+                continue
+            version = t.version
+            status, body = await load.call("POST", f"/v1/games/{t.game_id}/commands",
+                                           http_api.choose(t.seats[t.turn].hand),
+                                           t.seats[t.turn].auth)
+            if status != 200:
+                await load.resync(t)
+                continue
+            load.apply(t, body["events"])
+            t.version = body["version"]
+            commands += 1
+            events += (t.version - version) * subscribers // 4
+            deadline = time.monotonic() + 10.0
+            while arrived.get((t.game_id, t.version), 0) < subscribers // 4:
+                if time.monotonic() > deadline:
+                    late += 1
+                    break
+                await asyncio.sleep(0.005)
+        cpu = _cpu(apis) - before
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return {"streams": subscribers, "commands": commands, "deliveries": events,
+            "commands_not_delivered_in_10_s": late,
+            "cpu_ms_per_command": round(cpu * 1000 / max(commands, 1), 2),
+            "cpu_us_per_delivery": round(cpu * 1e6 / max(events, 1), 1)}
 
 
 def _followed(apis: list[servers.Api], games: int, rate: float, seconds: float
@@ -147,13 +231,15 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200,
                         help="games followed by both seats in (b) (default 200)")
     parser.add_argument("--rate", type=float, default=40.0,
-                        help="commands a second in (b) (default 40)")
+                        help="commands a second in (b) and `paced` (default 40)")
     parser.add_argument("--seconds", type=float, default=15.0,
                         help="length of each measured phase (default 15)")
     parser.add_argument("--server-python", default=sys.executable,
                         help="the servers' interpreter (default this one)")
     parser.add_argument("--server-root", type=Path, default=None,
                         help="the checkout the servers run from (default this one)")
+    parser.add_argument("--crowd", type=int, default=1000,
+                        help="streams on four games in (c) (default 1000)")
     parser.add_argument("--profile", action="store_true",
                         help="sample the servers with py-spy (on the PATH) in each phase; "
                              "the folded stacks go beside the servers' logs")
@@ -167,15 +253,16 @@ def main() -> int:
                else _migrate_with(args.server_python, args.server_root.resolve()))
     with servers.production(2, folder, 15, args.games, python=args.server_python,
                             root=args.server_root, migrate=migrate) as apis:
-        closed = asyncio.run(_closed([a.url for a in apis], apis, args.seconds))
-        print(f"closed {closed}", file=sys.stderr, flush=True)
+        unfollowed = asyncio.run(_unfollowed([a.url for a in apis], apis, args.seconds,
+                                             args.rate, args.crowd))
+        print(f"unfollowed {unfollowed}", file=sys.stderr, flush=True)
         followed = _followed(apis, args.games, args.rate, args.seconds)
         print(f"followed {followed}", file=sys.stderr, flush=True)
     ok = (followed["cpu_ms_per_command"] <= TARGET_FOLLOWED_MS
           and followed["missed_events"] == 0 and followed["out_of_order_streams"] == 0)
     print(json.dumps({"benchmark": "cpu_per_command", "server_root": str(
                           args.server_root or Path(__file__).resolve().parents[1]),
-                      "closed": closed, "followed": followed,
+                      **unfollowed, "followed": followed,
                       "targets": {"followed_cpu_ms_per_command": TARGET_FOLLOWED_MS,
                                   "missed_events": 0},
                       "ok": ok}))

@@ -65,9 +65,9 @@ class Feed:
         self.after_each: list[After] = []  # the game after each event
         self._game: Game | None = Game(game_id)  # the events folded, for `after_each`
         self.version = 0
-        # The latest stretch's events as its followers encoded them, by (version, viewer): a
-        # public event is encoded once for every follower, a seat's once for its streams.
-        # Cleared when the next stretch comes (followers are rarely further behind).
+        # The latest stretch's events as its followers encoded them, by (version, viewer), when
+        # it has several: a public event encoded once for every follower, a seat's once for
+        # its streams. Cleared when the next stretch comes (followers are rarely further back).
         self.frames: dict[tuple[int, object], bytes] = {}
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end

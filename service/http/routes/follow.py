@@ -164,7 +164,8 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
     seat's holder is judged only once the caller has held it.
 
     What the feed holds past `sent` goes as one write (a command's events come together):
-    a message per event, each made once per feed and viewer (`_frame`)."""
+    a message per event, made once per feed and viewer when it has several followers
+    (`_frame`)."""
     heartbeat = runtime.settings.sse_heartbeat_seconds
     mine, held = HumanSeat(player.player_id), False
     sent = after
@@ -216,15 +217,17 @@ def _frame(runtime: Runtime, feed: Feed, s: StoredEvent, viewer: Viewer, then: A
            ) -> bytes:
     """One event's stream message for `viewer`, as `ServerSentEventMessage(data=…, id=…,
     event="message")` encodes it (JSON holds no line break), made once per feed: a public
-    event is the same for every viewer."""
+    event is the same for every viewer (a game watched by a crowd: each message once, not
+    once per stream)."""
     # By the event's own class, as `redacted_for` decides, not the stored column.
     key = (s.version, "all" if visibility_of(s.event) == "public" else viewer)
     frame = feed.frames.get(key)
     if frame is None:
         body = _encode(StreamEvent(s.version, redacted_for(s, viewer), then.awaiting,
                                    then.deadline, runtime.receipt(feed.game_id, s.version, s.hash)))
-        frame = feed.frames[key] = b"id: %d\r\nevent: message\r\ndata: %s\r\n\r\n" % (
-            s.version, body)
+        frame = b"id: %d\r\nevent: message\r\ndata: %s\r\n\r\n" % (s.version, body)
+        if feed.users > 1:  # kept for the others only: a feed of one follower holds none
+            feed.frames[key] = frame
     return frame
 
 
