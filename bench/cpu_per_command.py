@@ -52,6 +52,7 @@ from live import servers
 
 TARGET_FOLLOWED_MS = 1.5
 CROWD_COMMANDS = 40
+CROWD_PROFILE_S = 8.0  # `--profile`: about as long as (c)'s commands take
 IDLE_S = 5.0  # (b)'s servers measured idle first, their streams open: the timer, heartbeats
 PROFILE: Path | None = None  # `--profile`: py-spy's folded stacks of each server, each phase
 
@@ -144,6 +145,8 @@ async def _crowd(http_api: Any, load: Any, apis: list[servers.Api], subscribers:
         await asyncio.wait_for(all_open.wait(), 120)
         await asyncio.sleep(1.0)  # the openings' own work settles
         before, commands, events, late = _cpu(apis), 0, 0, 0
+        profiling = contextlib.ExitStack()
+        profiling.enter_context(_profiled(apis, "crowd", CROWD_PROFILE_S))
         for n in range(CROWD_COMMANDS):
             t = tables[n % 4]
             if t.over:
@@ -166,6 +169,7 @@ async def _crowd(http_api: Any, load: Any, apis: list[servers.Api], subscribers:
                     break
                 await asyncio.sleep(0.005)
         cpu = _cpu(apis) - before
+        profiling.close()
     finally:
         for task in tasks:
             task.cancel()

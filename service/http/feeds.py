@@ -147,8 +147,11 @@ class Feed:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
+            # A timeout around the wait, not `wait_for`: that made a task per wait, of every
+            # stream at every event of a game a crowd follows.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
         return True
 
     def after(self, version: int) -> list[StoredEvent]:
