@@ -219,15 +219,15 @@ def _frame(runtime: Runtime, feed: Feed, s: StoredEvent, viewer: Viewer, then: A
     event="message")` encodes it (JSON holds no line break), made once per feed: a public
     event is the same for every viewer (a game watched by a crowd: each message once, not
     once per stream)."""
-    # By the event's own class, as `redacted_for` decides, not the stored column.
-    key = (s.version, "all" if visibility_of(s.event) == "public" else viewer)
-    frame = feed.frames.get(key)
+    frame = feed.frames.get((s.version, "all")) or feed.frames.get((s.version, viewer))
     if frame is None:
         body = _encode(StreamEvent(s.version, redacted_for(s, viewer), then.awaiting,
                                    then.deadline, runtime.receipt(feed.game_id, s.version, s.hash)))
         frame = b"id: %d\r\nevent: message\r\ndata: %s\r\n\r\n" % (s.version, body)
         if feed.users > 1:  # kept for the others only: a feed of one follower holds none
-            feed.frames[key] = frame
+            # By the event's own class, as `redacted_for` decides, not the stored column.
+            shown = "all" if visibility_of(s.event) == "public" else viewer
+            feed.frames[(s.version, shown)] = frame
     return frame
 
 
