@@ -47,6 +47,7 @@ from service.table.lobby import Lobby
 from service.table.seats import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
+WRITE_AT_MOST = 16  # events in one write of a stream
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 _STREAM_EXAMPLE = b"".join(m.encode() for m in (
@@ -163,9 +164,10 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
     read opened then would decide. Events from before the caller sat down are theirs too: a
     seat's holder is judged only once the caller has held it.
 
-    What the feed holds past `sent` goes as one write (a command's events come together):
-    a message per event, made once per feed and viewer when it has several followers
-    (`_frame`)."""
+    What the feed holds past `sent` goes as one write (a command's events come together;
+    `WRITE_AT_MOST` of them, so a stream that opens on a long log does not hold it all
+    encoded at once): a message per event, made once per feed and viewer when it has several
+    followers (`_frame`)."""
     heartbeat = runtime.settings.sse_heartbeat_seconds
     mine, held = HumanSeat(player.player_id), False
     sent = after
@@ -175,7 +177,7 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
             delay = lobby.spectator_delay if viewer is None and not feed.ended else 0
             frames: list[bytes] = []
             left = watching = False
-            for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
+            for s in feed.after(sent)[:min(max(feed.version - delay - sent, 0), WRITE_AT_MOST)]:
                 then = feed.after_each[s.version - 1]
                 if viewer is not None and then.seats:
                     if then.seats[viewer] == mine:
