@@ -47,7 +47,6 @@ from service.table.lobby import Lobby
 from service.table.seats import HumanSeat
 
 _encode = msgspec.json.Encoder().encode
-WRITE_AT_MOST = 16  # events in one write of a stream
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 _STREAM_EXAMPLE = b"".join(m.encode() for m in (
@@ -164,10 +163,10 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
     read opened then would decide. Events from before the caller sat down are theirs too: a
     seat's holder is judged only once the caller has held it.
 
-    What the feed holds past `sent` goes as one write (a command's events come together;
-    `WRITE_AT_MOST` of them, so a stream that opens on a long log does not hold it all
-    encoded at once): a message per event, made once per feed and viewer when it has several
-    followers (`_frame`)."""
+    A message per event, made once per feed and viewer when it has several followers
+    (`_frame`). One write per event still: joining a command's events into one write cost
+    4–6 KiB more memory per stream in bench/live_games.py (RSS, 500 games), for no CPU saved
+    that bench/cpu_per_command.py could see."""
     heartbeat = runtime.settings.sse_heartbeat_seconds
     mine, held = HumanSeat(player.player_id), False
     sent = after
@@ -175,37 +174,29 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
         while True:
             # A watcher trails a running game by its spectator delay.
             delay = lobby.spectator_delay if viewer is None and not feed.ended else 0
-            frames: list[bytes] = []
-            left = watching = False
-            for s in feed.after(sent)[:min(max(feed.version - delay - sent, 0), WRITE_AT_MOST)]:
+            for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
                 then = feed.after_each[s.version - 1]
                 if viewer is not None and then.seats:
                     if then.seats[viewer] == mine:
                         held = True
                     elif held:  # resigned or handed over: a watcher from here on
-                        # A private game's watchers are its players.
-                        left = not lobby.public and player.player_id != lobby.creator
-                        watching = True
+                        if not lobby.public and player.player_id != lobby.creator:
+                            return  # a private game's watchers are its players
+                        viewer = None
                         break  # the rest waits for the spectator delay
-                frames.append(_frame(runtime, feed, s, viewer, then))
+                yield _Encoded(_frame(runtime, feed, s, viewer, then))
                 sent = s.version
-            if frames:
-                yield _Encoded(b"".join(frames))
-            if left:
-                return
-            if watching:
-                viewer = None
-                continue
-            if feed.ended and sent >= feed.version:
-                return
-            if feed.draining:  # this process is stopping: the client resumes elsewhere
-                return
-            if not await feed.wait_past(sent + delay, heartbeat):
-                yield HEARTBEAT
+            else:
+                if feed.ended and sent >= feed.version:
+                    return
+                if feed.draining:  # this process is stopping: the client resumes elsewhere
+                    return
+                if not await feed.wait_past(sent + delay, heartbeat):
+                    yield HEARTBEAT
 
 
 class _Encoded(ServerSentEventMessage):
-    """Stream messages encoded already, written as they are."""
+    """A stream message encoded already, written as it is."""
 
     def __init__(self, encoded: bytes) -> None:
         super().__init__(data=None)
