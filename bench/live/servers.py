@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -120,7 +120,9 @@ def control_loop(folder: Path) -> Iterator[dict[str, Any]]:
 
 @contextmanager
 def production(count: int, folder: Path, heartbeat_s: int, games: int,
-               own_postgres: bool = False) -> Iterator[list[Api]]:
+               own_postgres: bool = False, python: str = sys.executable,
+               root: Path | None = None, migrate: Callable[[str], None] | None = None
+               ) -> Iterator[list[Api]]:
     """A fresh database, migrated, and `count` API processes on it and the local Redis, each
     caching up to `games` folded games: every process meets every game (a seat's stream and
     commands on each), and a game missing from the cache is folded from its whole log at
@@ -129,8 +131,14 @@ def production(count: int, folder: Path, heartbeat_s: int, games: int,
 
     `own_postgres`: a PostgreSQL cluster of the run's own on a free port (bench/soaking's),
     durable as the shared one is (fsync, synchronous commits), for a machine whose shared
-    server has no connection left to give."""
+    server has no connection left to give.
+
+    `python`, `root` and `migrate`: the servers' interpreter, the checkout they run from (its
+    folder as their working directory), and its migration, for an A/B against another
+    revision (bench/cpu_per_command.py)."""
     from service.events.migrate import upgrade
+
+    run_migration = migrate or upgrade
 
     own = None
     pg = PG
@@ -152,16 +160,16 @@ def production(count: int, folder: Path, heartbeat_s: int, games: int,
            "CYA_STATE_CACHE_SIZE": str(max(STATE_CACHE_SIZE, games + STATE_CACHE_SIZE))}
     apis: list[Api] = []
     try:
-        upgrade(env["CYA_DATABASE_URL"])
+        run_migration(env["CYA_DATABASE_URL"])
         for i in range(count):
             port, log = free_port(), folder / f"api-{i}.log"
             with open(log, "wb") as out:
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "uvicorn", "--factory",
+                    [python, "-m", "uvicorn", "--factory",
                      "service.http.app:app_from_env", "--host", "127.0.0.1", "--port",
                      str(port), "--no-access-log", "--log-level", "warning",
                      "--backlog", "4096", "--timeout-keep-alive", "60"],
-                    env=env, stdout=out, stderr=subprocess.STDOUT,
+                    env=env, stdout=out, stderr=subprocess.STDOUT, cwd=root,
                     preexec_fn=raise_open_files)
             apis.append(Api(proc, port, log))
         for api in apis:

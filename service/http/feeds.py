@@ -65,6 +65,10 @@ class Feed:
         self.after_each: list[After] = []  # the game after each event
         self._game: Game | None = Game(game_id)  # the events folded, for `after_each`
         self.version = 0
+        # The latest stretch's events as its followers encoded them, by (version, viewer), when
+        # it has several: a public event encoded once for every follower, a seat's once for
+        # its streams. Cleared when the next stretch comes (followers are rarely further back).
+        self.frames: dict[tuple[int, object], bytes] = {}
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
         self._over = False  # `game_ended` is in the feed
@@ -99,6 +103,7 @@ class Feed:
 
     def _extend(self, new: Sequence[StoredEvent]) -> None:
         if new:
+            self.frames.clear()
             self.after_each.extend(self._fold(s) for s in new)
             self.events.extend(new)
             self._over = self._over or any(s.type == FINAL_EVENT for s in new)
@@ -145,8 +150,11 @@ class Feed:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
+            # A timeout around the wait, not `wait_for`: that made a task per wait, of every
+            # stream at every event of a game a crowd follows.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
         return True
 
     def after(self, version: int) -> list[StoredEvent]:

@@ -9,6 +9,7 @@ import random
 
 import httpx
 import sqlalchemy as sa
+from litestar.response.sse import ServerSentEventMessage
 
 from service.events.engine import create_engine
 from service.events.tables import events
@@ -102,6 +103,47 @@ async def test_given_an_sse_stream_when_commands_commit_then_they_arrive_in_orde
 
     assert [g["id"] for g in got] == list(range(1, len(got) + 1))
     assert all(g["data"]["version"] == g["id"] for g in got)
+
+
+async def _raw_messages(client: httpx.AsyncClient, url: str, headers: dict, want: int
+                        ) -> list[bytes]:
+    """The stream's first `want` event messages, as the bytes that came."""
+    buffer = b""
+    async with client.stream("GET", url, headers={**headers, "Accept": "text/event-stream"}
+                             ) as r:
+        async for chunk in r.aiter_raw():
+            buffer += chunk
+            blocks = [b + b"\r\n\r\n" for b in buffer.split(b"\r\n\r\n")[:-1]]
+            events = [b for b in blocks if b.startswith(b"id: ")]
+            if len(events) >= want:
+                return events[:want]
+    raise AssertionError("the stream ended early")
+
+
+async def test_given_two_seats_streams_then_each_message_is_litestars_and_only_the_deal_differs(
+        api):
+    # Each message is made once per feed and viewer (a public one once for all): the bytes
+    # must still be what Litestar's message encodes, and a seat's hand its own.
+    game_id, seats = await _game(api, played=10)
+    url = f"/v1/games/{game_id}/events"
+    version = (await api.get(seats[0], url)).json()["version"]
+
+    got = await asyncio.gather(*(_raw_messages(api.http, url, seats[s].auth, version)
+                                 for s in (0, 1)))
+
+    for messages in got:
+        for i, raw in enumerate(messages, start=1):
+            data = raw.split(b"data: ", 1)[1][:-4]
+            assert raw == ServerSentEventMessage(data=data.decode(), id=str(i),
+                                                 event="message").encode()
+            assert json.loads(data)["version"] == i
+    differ = [i for i, (a, b) in enumerate(zip(*got, strict=True), start=1) if a != b]
+    kinds = [json.loads(got[0][i - 1].split(b"data: ", 1)[1])["event"]["type"] for i in differ]
+    assert kinds and set(kinds) <= {"round_started", "cards_drawn"}
+    for seat, messages in enumerate(got):
+        (deal,) = [json.loads(m.split(b"data: ", 1)[1])["event"] for m in messages
+                   if b'"type":"round_started"' in m]
+        assert deal["hands"][seat] and not deal["hands"][1 - seat]
 
 
 async def test_given_last_event_id_then_the_stream_resumes_after_it(api):
