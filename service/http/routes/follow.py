@@ -22,10 +22,11 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from cya_rules.events import CardDiscarded
+from cya_rules.log.visibility import visibility_of
 from cya_rules.table.lobby import Lobby
 from cya_rules.table.seats import HumanSeat
 from cya_rules.views import Viewer
-from service.events.records import StoredEvent, redacted_for, visibility_of
+from service.events.records import StoredEvent, redacted_for
 from service.http import examples
 from service.http.context import (
     Authed,
