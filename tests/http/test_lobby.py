@@ -266,7 +266,8 @@ async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(a
     for method, path in routes:
         for game_id in ("\x00", "a\x00b", "\u00e9", "a" * 65, "a\tb", "a b"):
             body = ({"type": "end_turn"} if path.endswith("/commands") else
-                    {"seed": ""} if path.endswith("/client-seed") else None)
+                    {"seed": ""} if path.endswith("/client-seed") else
+                    {"reaction": "good_game"} if path.endswith("/reactions") else None)
             params = {"version": 1} if path.endswith("/state") else None
             r = await api.http.request(method.upper(), path.replace("{game_id}", quote(
                 game_id, safe="")), params=params, json=body, headers=alice.auth)
@@ -274,7 +275,7 @@ async def test_given_a_game_id_no_game_could_have_then_400_on_every_game_route(a
             assert r.status_code == 400, (method, path, game_id, r.text)
             assert r.json()["code"] == "malformed_request"
             assert "game_id" in {e["key"] for e in r.json()["errors"]}
-    assert len(routes) == 18  # rematch, decline and client-seed among them
+    assert len(routes) == 19  # rematch, decline, client-seed and reactions among them
 
 
 async def test_given_an_idempotency_key_when_create_is_retried_then_one_game(api):

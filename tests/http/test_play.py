@@ -344,7 +344,8 @@ async def test_given_no_body_where_one_is_required_then_400_saying_so(api):
                                        "key": "data", "source": "body"}]
     assert sorted(path for _, path in needing) == [
         "/v1/challenges", "/v1/games",
-        "/v1/games/{game_id}/client-seed", "/v1/games/{game_id}/commands", "/v1/matchmaking",
+        "/v1/games/{game_id}/client-seed", "/v1/games/{game_id}/commands",
+        "/v1/games/{game_id}/reactions", "/v1/matchmaking",
         "/v1/tournaments", "/v1/webhooks/bot", "/v1/webhooks/subscriptions"]
 
 
