@@ -7,6 +7,7 @@ const KEY = 'cya.lang';
 export const LANGUAGES = { en: 'English', de: 'Deutsch' };
 
 const plural = (n, one, many) => (n === 1 ? one : many);
+const an = (name) => `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
 
 const EN = {
   'skip': 'Skip to the content',
@@ -100,6 +101,92 @@ const EN = {
   'opt.improve_set': 'Add a matching card to your top set', 'opt.action_cards': 'Swap and Move cards in the deck',
   'opt.penny_jar': 'Penny Jar wilds ($1,000, double in challenges)', 'opt.second_set_challenge': 'The second set from the top can be challenged with a pair',
   'and': 'and',
+
+  // The log (log.js): one sentence per event.
+  'log.game_created': ({ who, n }) => `${who} created the game for ${n} players.`,
+  'log.seat_taken': ({ bot, who, n }) => `${bot ? `A ${bot} bot` : who} took seat ${n}.`,
+  'log.seat_left': ({ who, n }) => `${who} left seat ${n}.`,
+  'log.seat_resigned': ({ who, level, n }) => `${who} resigned; a ${level} bot plays seat ${n}.`,
+  'log.decision_timed_out': ({ who, level }) => `${who} ran out of time; a ${level} bot decides instead.`,
+  'log.clock_restarted': ({ who }) => `The service was away when ${who}'s clock ran out: the clock starts again.`,
+  'log.seat_handed_to_bot': ({ who, level }) => `${who} ran out of time too often; a ${level} bot plays the seat.`,
+  'log.client_seed_set': ({ n }) => `Seat ${n} set its client seed.`,
+  'log.game_started': ({ none }) => (none === null ? 'The game started.'
+    : `The game started: every seat's client seed is now public (${none} sent none).`),
+  'log.round_started': ({ round, n, who }) => `Round ${round} is dealt, ${n} cards each; ${who} begins.`,
+  'log.turn_started': ({ who }) => `${who}'s turn.`,
+  'log.set_paired': ({ who, card, top }) => `${who} pairs ${card ? an(card) : 'a hidden card'} with the ${top} from the discard pile.`,
+  'log.set_formed': ({ who, set, cards, hidden }) => `${who} forms a set of ${set} with ${cards}${hidden ? ' and a hidden card' : ''}.`,
+  'log.card_discarded': ({ who, card }) => `${who} discards ${an(card)}.`,
+  'log.cards_drawn': ({ who, cards, n }) => (cards ? `${who} draws ${cards}.` : `${who} draws ${n} card${n === 1 ? '' : 's'}.`),
+  'log.challenge_opened': ({ who, whom, set, draft, cards }) => `${who} challenges ${whom}'s ${set}${draft ? ' (just drafted)' : ''} with ${cards}.`,
+  'log.challenge_answered': ({ who, cards, required }) => `${who} answers with ${cards}; ${{ 1: 'a single', 2: 'a double' }[required] || 'a play'} is owed back.`,
+  'log.challenge_conceded': ({ who, auto }) => `${who} ${auto ? 'cannot answer and loses' : 'gives up'} the challenge.`,
+  'log.set_drafted': ({ who, set, card, cards }) => `${who} drafts ${set}: ${an(card)} with ${cards} from the piles.`,
+  'log.draft_challenge_passed': ({ who, auto }) => `${who} ${auto ? 'cannot challenge' : 'lets'} the draft${auto ? '' : ' stand'}.`,
+  'log.pile_card_revealed': ({ card, pile }) => `${an(card).replace(/^a/, 'A')} is turned up on pile ${pile}.`,
+  'log.revealed_swap_applied': ({ pile, a, b }) => `A Swap on pile ${pile} swaps the top sets of ${a} and ${b}.`,
+  'log.revealed_action_returned': ({ pile }) => `The Swap on pile ${pile} cannot apply and goes back into the pile.`,
+  'log.revealed_action_discarded': ({ card, pile }) => `The ${card} on pile ${pile} has nothing to act on and leaves play.`,
+  'log.revealed_move_awaiting_choices': ({ pile, who, n }) => `A Move is turned up on pile ${pile}: ${who} choose${n === 1 ? 's' : ''} a direction.`,
+  'log.move_direction_chosen': ({ who, whom, dir }) => `${who} moves ${whom}'s ${dir}.`,
+  'log.revealed_move_applied': ({ pile }) => `The Move on pile ${pile} is applied.`,
+  'log.set_improved': ({ who, card }) => `${who} adds ${an(card)} to their top set.`,
+  'log.swap_played': ({ who, whom }) => `${who} plays a Swap: their top set trades places with ${whom}'s.`,
+  'log.move_played': ({ who, whom, dir }) => `${who} plays a Move on ${whom}'s stack: ${dir}.`,
+  'log.turn_ended': ({ who, auto }) => `${who} ends the turn${auto ? ' (no card left to act with)' : ''}.`,
+  'log.round_ended': ({ round, scores }) => `Round ${round} is over: ${scores}.`,
+  'log.game_ended': ({ who, n, money }) => `The game is over. ${who} win${n === 1 ? 's' : ''} with ${money}.`,
+  'log.title': 'Game log', 'log.region': 'Game log, oldest first',
+  'recent.title': 'Last events', 'recent.skip': 'Skip » ',
+
+  // The table (board.js).
+  'board.openSeat': ({ n }) => `Open seat ${n}`, 'board.bot': ({ n, level }) => `Bot ${n} (${level})`, 'board.player': ({ n }) => `Player ${n}`,
+  'board.required.1': 'a single', 'board.required.2': 'a double',
+  'board.toAct': ({ who, second }) => `${who} to act${second ? ' (second action or end turn)' : ''}`,
+  'board.mustAnswer': ({ who, required }) => `${who} must answer the challenge with ${required} or give up`,
+  'board.mayChallengeDraft': ({ who }) => `${who} may challenge the draft or let it stand`,
+  'board.choosesDirection': ({ who }) => `${who} chooses a direction for the Move`,
+  'board.over': 'The game is over', 'board.turnOver': ({ who }) => `${who}'s turn is over: hands are refilled`,
+  'board.flipping': 'Draft piles are turned face up', 'board.dealing': 'The next round is being dealt',
+  'board.table': 'The table', 'board.round': ({ n }) => `Round ${n}`, 'board.cardsSr': ' cards', 'board.drawPile': 'Draw pile',
+  'board.empty': 'empty', 'board.discard': ({ n }) => `Discard (${n})`, 'board.faceDown': 'face down',
+  'board.pile': ({ n, count }) => `Pile ${n} (${count})`, 'board.hand': 'Your hand', 'board.handN': ({ n }) => `Your hand (${n})`,
+  'board.handCards': 'Cards in your hand', 'board.seat': ({ n, who }) => `Seat ${n}: ${who}`, 'board.deciding': 'deciding',
+  'board.counts': ({ hand, sets }) => `${hand} in hand · ${sets} set${sets === 1 ? '' : 's'} · `, 'board.stack': 'stack ',
+  'board.total': ({ money }) => ` · total ${money}`, 'board.roundWins': ({ n }) => ` · ${n} round win${n === 1 ? '' : 's'}`,
+  'board.noSets': 'No sets yet', 'board.stackList': 'Stack, top first', 'board.safe': 'safe',
+  'board.theirHand': ({ n }) => `Hand (${n})`, 'board.theirHandCards': ({ who }) => `${who}'s hand`, 'board.topSet': 'Top set: ',
+  'board.where.draft': 'drafted set', 'board.where.stack_second': 'second set', 'board.where.top': 'top set',
+  'board.challenge': 'Challenge', 'board.duel': ({ who, whom, set, where }) => `${who} challenges ${whom}'s ${set} (${where})`,
+  'board.pot': 'Cards played so far', 'board.owed': ({ who, required }) => `${who} must answer with ${required} or give up.`,
+  'board.drafted': 'Drafted set', 'board.draftedBy': ({ who, set }) => `${who} drafted ${set}`,
+  'board.mayChallengeIt': ({ who }) => `${who} may challenge it or let it stand.`,
+  'board.final': 'Final scores', 'board.scores': 'Scores', 'board.seatCol': 'Seat', 'board.totalCol': 'Total', 'board.winner': 'winner',
+  'board.left': ({ time }) => `${time} left`,
+  'ribbon.wild': 'wild', 'ribbon.action': 'action',
+
+  // The player's table (table.js).
+  'table.yourDecision': 'Your decision.', 'table.reconnecting': 'Connection lost: reconnecting…', 'table.wrong': 'Something went wrong.',
+  'table.title': ({ n }) => `${n}-player game`, 'table.sub': ({ edition, end }) => ` · ${edition} · ${end.replaceAll('_', ' ')}`, 'table.nav': 'Game', 'table.resign': 'Resign',
+  'table.resignWarn': 'A bot will play your seat to the end. ', 'table.resignYes': 'Yes, resign', 'table.keepPlaying': 'Keep playing',
+  'table.audit': 'Audit this game', 'table.lobby': 'Lobby', 'table.resigned': 'You resigned: a bot plays your seat.',
+  'table.yourSeat': 'your seat', 'table.theirSeat': ({ who }) => `${who}'s seat`, 'table.theDiscard': 'the discard pile',
+  'table.noMove': ({ name, where }) => `No move plays ${name} on ${where}.`,
+  'table.movesThere': ({ n, name, where }) => `${n} move${n === 1 ? '' : 's'} with ${name} on ${where}: choose ${n === 1 ? 'it' : 'one'} there.`,
+  'table.notPlayed': ({ name }) => `${name} was not played: drop it on a seat or on the discard pile, or pick it and choose a move.`,
+  'table.yourMoves': 'Your moves', 'table.waitingOthers': ({ n }) => `Waiting for the other player${n === 1 ? '' : 's'}`,
+  'table.movesSelected': ({ n }) => `${n} move${n === 1 ? '' : 's'} with the selected cards. `, 'table.clear': 'Clear selection',
+  'table.pickHint': 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.',
+  'table.wins': ({ who, n }) => `${who} win${n === 1 ? 's' : ''}!`, 'table.verifying': 'Verifying the game…',
+  'table.verified': (v) => `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified === 1 ? '1 shuffle matches its seed' : `${v.rounds_verified} shuffles match their seeds`}, ${v.draws_verified} draws checked, every move follows the rules.`,
+  'table.failed': (v) => `Verification failed${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`,
+  'table.stepThrough': 'Step through the whole game in the audit viewer', 'table.backToLobby': 'Back to the lobby',
+
+  // Watching a game (watch.js).
+  'watch.title': 'Watching', 'watch.sub': ({ n, edition, end }) => ` · ${n} players · ${edition} · ${end.replaceAll('_', ' ')}`, 'watch.yourSeat': 'Your seat',
+  'watch.delayed': ({ n }) => `You see this game ${n} event${n === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`,
+  'watch.live': 'You see what every watcher sees: the table, never a hand.', 'watch.notStarted': 'The game has not started yet.',
 };
 
 
