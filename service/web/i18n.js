@@ -187,6 +187,29 @@ const EN = {
   'watch.title': 'Watching', 'watch.sub': ({ n, edition, end }) => ` · ${n} players · ${edition} · ${end.replaceAll('_', ' ')}`, 'watch.yourSeat': 'Your seat',
   'watch.delayed': ({ n }) => `You see this game ${n} event${n === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`,
   'watch.live': 'You see what every watcher sees: the table, never a hand.', 'watch.notStarted': 'The game has not started yet.',
+
+  // The audit viewer (audit.js); the checks' names are also their data-check keys.
+  'audit.title': 'Audit', 'audit.sub': ({ n, edition, last }) => ` · ${n} players · ${edition} · ${last} versions`,
+  'audit.verification': 'Verification', 'audit.checking': 'Checking…', 'audit.inBrowser': 'Checked in your browser',
+  'audit.notOpen': 'The history is not open to you yet.', 'audit.stepper': 'Step through the versions',
+  'audit.first': 'First', 'audit.firstVersion': 'First version', 'audit.previous': 'Previous', 'audit.previousVersion': 'Previous version',
+  'audit.version': 'Version', 'audit.next': 'Next', 'audit.nextVersion': 'Next version', 'audit.last': 'Last', 'audit.lastVersion': 'Last version',
+  'audit.keys': 'Arrow keys step through the versions; Home and End jump to the first and last.',
+  'audit.of': ({ at, last }) => `${at} of ${last}`, 'audit.versionN': ({ at }) => `Version ${at}: `,
+  'audit.unreadable': '(not readable)', 'audit.notDealt': 'Not dealt yet.',
+  'audit.verified': (v) => `✓ Verified by the server: the hash chain holds over ${v.events} events; ${v.rounds_verified === 1 ? '1 shuffle matches its revealed seed' : `${v.rounds_verified} shuffles match their revealed seeds`}; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`,
+  'audit.damaged': (v) => `✗ This game's log is damaged${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`,
+  'audit.goTo': ({ n }) => `Go to version ${n}`, 'audit.failed': 'Verification failed.',
+  'audit.seeds': 'Seeds of the deal', 'audit.master': ({ hash }) => `Master seed committed to at creation: SHA-256 ${hash} `,
+  'audit.dealtWith': '✓ dealt with that seed', 'audit.notDealtYet': '(not dealt yet)',
+  'audit.before4': 'Created before rules version 4: the master seed was drawn at the deal.',
+  'audit.source.player': 'sent by its player', 'audit.source.bot': 'a bot: derived from the master seed', 'audit.source.none': 'sent none: the empty value',
+  'audit.noClientSeeds': 'No client seeds in this deal (a tournament table, an older game, or not dealt yet).',
+  'audit.check.Hash chain': 'Hash chain', 'audit.check.Seeds': 'Seeds', 'audit.check.Receipts': 'Receipts', 'audit.check.WebCrypto': 'WebCrypto',
+  'audit.cannot': ({ message }) => `cannot check here: ${message}`,
+  'audit.notVerifiedHere': ({ reason }) => `✗ Not verified in your browser: ${reason}`,
+  'audit.verifiedHere': '✓ Verified in your browser (WebCrypto: SHA-256, HMAC, Ed25519), apart from the server\'s word.',
+  'audit.offline': 'Check it offline with cya-verify (docs/audit.md): ', 'audit.hereFailed': 'The check in your browser failed.',
 };
 
 

@@ -219,7 +219,7 @@ def english_in(text: str) -> list[str]:
     return [w for w in ENGLISH_MARKERS if re.search(rf"\b{re.escape(w)}\b", text)]
 
 
-def test_a_german_table_speaks_german_in_the_seats_and_the_log(browser, server):
+def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser, server):
     context = browser.new_context(base_url=server.url, locale="de-DE",
                                   viewport={"width": 375, "height": 800})
     page = context.new_page()
@@ -250,6 +250,15 @@ def test_a_german_table_speaks_german_in_the_seats_and_the_log(browser, server):
         assert not english_in(table_text), english_in(table_text)
         assert not english_in(page.locator(".skip-motion").text_content() or "")
 
+        page.goto(f"/#/audit/{game}")
+        expect(page.get_by_role("heading", name=re.compile(r"^Prüfung"))).to_be_visible()
+        expect(page.get_by_role("group", name="Durch die Versionen gehen")).to_be_visible()
+        page.keyboard.press("End")
+        expect(page.locator(".stage .event")).to_contain_text(re.compile(r"^Version \d+: "))
+        expect(page.locator(".verify-box")).not_to_contain_text("Wird geprüft")
+        screenshot(page, "audit-de")
+        audit_text = page.locator("main").inner_text()
+        assert not english_in(audit_text), english_in(audit_text)
     finally:
         context.close()
     assert not errors, errors
