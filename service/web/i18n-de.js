@@ -202,4 +202,23 @@ export const DE = {
   'audit.notVerifiedHere': ({ reason }) => `✗ In deinem Browser nicht bestätigt: ${reason}`,
   'audit.verifiedHere': '✓ In deinem Browser bestätigt (WebCrypto: SHA-256, HMAC, Ed25519), unabhängig vom Wort des Servers.',
   'audit.offline': 'Offline prüfen mit cya-verify (docs/audit.md): ', 'audit.hereFailed': 'Die Prüfung in deinem Browser ist fehlgeschlagen.',
+
+  // Die Prüfungen im Browser (browser_checks.js).
+  'check.missing': ({ n }) => `Version ${n} fehlt`,
+  'check.breaks': ({ n }) => `die Hash-Kette bricht bei Version ${n}: das Ereignis oder sein Hash wurde geändert`,
+  'check.holds': ({ n }) => `sie hält über ${n} Ereignisse`,
+  'check.clientSeed': ({ seat }) => `der Client-Seed von Platz ${seat} in game_started ist nicht der, den er vor dem Geben gesendet hat`,
+  'check.noCreated': 'der Verlauf beginnt nicht mit game_created', 'check.notDealt': 'noch nicht gegeben',
+  'check.masterSeed': 'der Master-Seed beim Geben ist nicht der, auf den game_created sich festgelegt hat',
+  'check.roundCommitment': ({ n }) => `der offengelegte Seed von Runde ${n} passt nicht zu seiner Festlegung`,
+  'check.roundDerive': ({ n }) => `der Seed von Runde ${n} ist nicht der, der sich aus Master-Seed und Client-Seeds ergibt`,
+  'check.seeds': ({ committed, clientSeeds, n }) => `${committed ? 'der Master-Seed passt zu seiner Festlegung' : 'keine Festlegung (Regeln vor Version 4)'}${clientSeeds ? ', der Client-Seed jedes Platzes wie gesendet' : ''}; ${n === 1 ? '1 Runden-Seed ergibt' : `${n} Runden-Seeds ergeben`} sich daraus`,
+  'check.noReceipts': 'keine Quittungen dieses Spiels in diesem Browser',
+  'check.receipt': ({ n, why }) => `die Quittung für Version ${n}: ${why}`,
+  'check.unknownKey': ({ key }) => `signiert mit Schlüssel ${key}, den der Server nicht führt`,
+  'check.signature': 'ihre Signatur stimmt nicht: gefälscht oder verändert', 'check.otherGame': ({ game }) => `sie gehört zu Spiel ${game}`,
+  'check.salt': 'das Salz des Verlaufs ist nicht das, auf das sie sich festlegt',
+  'check.beyond': ({ n, end }) => `der Server hat Version ${n} signiert; der Verlauf endet bei ${end}`,
+  'check.notSigned': ({ n }) => `der Verlauf bei Version ${n} ist nicht das Protokoll, das der Server signiert hat`,
+  'check.receipts': ({ n }) => `${n === 1 ? '1 hier aufbewahrte Quittung stimmt' : `${n} hier aufbewahrte Quittungen stimmen`} mit diesem Verlauf überein, signiert mit dem Schlüssel des Servers`,
 };

@@ -210,6 +210,25 @@ const EN = {
   'audit.notVerifiedHere': ({ reason }) => `✗ Not verified in your browser: ${reason}`,
   'audit.verifiedHere': '✓ Verified in your browser (WebCrypto: SHA-256, HMAC, Ed25519), apart from the server\'s word.',
   'audit.offline': 'Check it offline with cya-verify (docs/audit.md): ', 'audit.hereFailed': 'The check in your browser failed.',
+
+  // The checks in the browser (browser_checks.js).
+  'check.missing': ({ n }) => `version ${n} is missing`,
+  'check.breaks': ({ n }) => `the hash chain breaks at version ${n}: the event or its hash was changed`,
+  'check.holds': ({ n }) => `it holds over ${n} events`,
+  'check.clientSeed': ({ seat }) => `seat ${seat}'s client seed in game_started is not the one it sent before the deal`,
+  'check.noCreated': 'the history does not open with game_created', 'check.notDealt': 'not dealt',
+  'check.masterSeed': 'the master seed dealt with is not the one game_created committed to',
+  'check.roundCommitment': ({ n }) => `round ${n}'s revealed seed does not match its commitment`,
+  'check.roundDerive': ({ n }) => `round ${n}'s seed is not the one the master seed and the client seeds derive`,
+  'check.seeds': ({ committed, clientSeeds, n }) => `${committed ? 'the master seed matches its commitment' : 'no commitment (rules before version 4)'}${clientSeeds ? ', every seat\'s client seed as sent' : ''}; ${n === 1 ? '1 round seed derives' : `${n} round seeds derive`} from them`,
+  'check.noReceipts': 'no receipts of this game kept in this browser',
+  'check.receipt': ({ n, why }) => `the receipt for version ${n}: ${why}`,
+  'check.unknownKey': ({ key }) => `signed by key ${key}, which the server does not list`,
+  'check.signature': 'its signature does not verify: forged or altered', 'check.otherGame': ({ game }) => `it is a receipt of game ${game}`,
+  'check.salt': 'the history\'s salt is not the one it commits to',
+  'check.beyond': ({ n, end }) => `the server signed version ${n}; the history ends at ${end}`,
+  'check.notSigned': ({ n }) => `the history at version ${n} is not the log the server signed`,
+  'check.receipts': ({ n }) => `${n === 1 ? '1 receipt kept here agrees' : `${n} receipts kept here agree`} with this history, signed by the server's key`,
 };
 
 

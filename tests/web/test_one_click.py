@@ -250,12 +250,25 @@ def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser
         assert not english_in(table_text), english_in(table_text)
         assert not english_in(page.locator(".skip-motion").text_content() or "")
 
+        # Played to the end: the scores and the server's verification in German too.
+        while decide_by_key(page):
+            pass
+        expect(page.get_by_role("region", name="Endstand")).to_be_visible()
+        expect(page.locator(".verify")).to_contain_text("Geprüft: die Hash-Kette hält")
+        over_text = page.locator("main").inner_text()
+        assert not english_in(over_text), english_in(over_text)
+
         page.goto(f"/#/audit/{game}")
         expect(page.get_by_role("heading", name=re.compile(r"^Prüfung"))).to_be_visible()
         expect(page.get_by_role("group", name="Durch die Versionen gehen")).to_be_visible()
         page.keyboard.press("End")
         expect(page.locator(".stage .event")).to_contain_text(re.compile(r"^Version \d+: "))
         expect(page.locator(".verify-box")).not_to_contain_text("Wird geprüft")
+        # The checks in this browser, their names and findings in German.
+        expect(page.locator("[data-check='Hash chain']")).to_contain_text(
+            re.compile(r"^✓ Hash-Kette: sie hält über \d+ Ereignisse"))
+        expect(page.locator("[data-check='Seeds']")).to_contain_text(
+            "der Master-Seed passt zu seiner Festlegung")
         screenshot(page, "audit-de")
         audit_text = page.locator("main").inner_text()
         assert not english_in(audit_text), english_in(audit_text)
