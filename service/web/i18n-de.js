@@ -221,4 +221,5 @@ export const DE = {
   'check.beyond': ({ n, end }) => `der Server hat Version ${n} signiert; der Verlauf endet bei ${end}`,
   'check.notSigned': ({ n }) => `der Verlauf bei Version ${n} ist nicht das Protokoll, das der Server signiert hat`,
   'check.receipts': ({ n }) => `${n === 1 ? '1 hier aufbewahrte Quittung stimmt' : `${n} hier aufbewahrte Quittungen stimmen`} mit diesem Verlauf überein, signiert mit dem Schlüssel des Servers`,
+  'api.status': ({ status }) => `Der Server antwortete mit ${status}.`,
 };

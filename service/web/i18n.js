@@ -229,6 +229,7 @@ const EN = {
   'check.beyond': ({ n, end }) => `the server signed version ${n}; the history ends at ${end}`,
   'check.notSigned': ({ n }) => `the history at version ${n} is not the log the server signed`,
   'check.receipts': ({ n }) => `${n === 1 ? '1 receipt kept here agrees' : `${n} receipts kept here agree`} with this history, signed by the server's key`,
+  'api.status': ({ status }) => `The server answered ${status}.`,
 };
 
 
