@@ -245,6 +245,14 @@ def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser
         # The skip control says it in German even while hidden.
         assert page.locator(".skip-motion").text_content().startswith("Überspringen » ")
         assert page.get_by_role("region", name="Letzte Ereignisse").count() == 1
+        # While it shows, the longer German word leaves the lines beside it readable.
+        assert page.evaluate("""() => {
+            const b = document.querySelector('.skip-motion');
+            const l = document.querySelector('.recent-lines');
+            if (b.hidden) return true;
+            const pad = parseFloat(getComputedStyle(l).paddingRight);
+            const right = l.getBoundingClientRect().right - pad;
+            return right <= b.getBoundingClientRect().left + 1; }""")
         screenshot(page, "table-de-played")
         table_text = page.locator("main").inner_text()
         assert not english_in(table_text), english_in(table_text)
