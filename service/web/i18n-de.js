@@ -70,7 +70,7 @@ export const DE = {
   'keys.hint': 'Tasten 1–9 wählen einen Zug.',
   'move.pairDiscard': ({ card, top }) => `${card} mit der obersten Ablagekarte (${top}) paaren`,
   'move.form': ({ cards }) => `Satz bilden: ${cards}`, 'move.discard': ({ card }) => `${card} ablegen`,
-  'move.challenge': ({ who, second, set, cards }) => `${who}s ${second ? 'zweiten ' : ''}Satz ${set} mit ${cards} herausfordern`,
+  'move.challenge': ({ who, second, set, cards }) => `Den ${second ? 'zweiten ' : ''}Satz ${set} von ${who} mit ${cards} herausfordern`,
   'move.set': '',
   'move.draft': ({ card, cards, piles }) => `${card} mit ${cards} von Stapel ${piles} ziehen`,
   'move.improve': ({ card }) => `${card} auf deinen obersten Satz legen`,
