@@ -2,12 +2,13 @@
 // calls fetch: it asks this module, which adds the key, retries what is safe to retry and
 // turns problem+json answers into ApiError.
 import { receipts, session } from './store.js';
+import { t } from './i18n.js';
 
 const BASE = '/v1';
 
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem?.detail || `The server answered ${status}.`);
+    super(problem?.detail || t('api.status', { status }));
     this.status = status;
     this.problem = problem || {};
     this.code = this.problem.code;

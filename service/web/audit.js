@@ -10,6 +10,7 @@ import { checkChain, checkReceipts, checkSeeds, readLines } from './browser_chec
 import { announce, h, replace } from './dom.js';
 import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
+import { forEdition, t } from './i18n.js';
 import { sentence } from './log.js';
 import { current, receipts } from './store.js';
 
@@ -22,7 +23,8 @@ export async function mount(root, { id, version }) {
   const last = st.summary.version;
   const names = seatNames(st.summary);
   const edition = st.summary.ruleset.edition;
-  const ctx = { seat: (n) => names[n], player: (p) => st.summary.names[p] || 'Someone', edition };
+  await forEdition(edition);
+  const ctx = { seat: (n) => names[n], player: (p) => st.summary.names[p] || t('start.someone'), edition };
 
   // The whole unredacted log when we may read it (finished, or the creator of a game it
   // does not play in); otherwise the log as this key sees it.
@@ -42,26 +44,26 @@ export async function mount(root, { id, version }) {
 
   const slider = h('input', { type: 'range', id: 'version', min: '1', max: String(last), value: '1', oninput: (ev) => go(Number(ev.target.value)) });
   const stage = h('div', { class: 'stage', 'aria-live': 'polite' });
-  const verifyBox = h('section', { class: 'verify-box', 'aria-labelledby': 'verify-title' }, h('h2', { id: 'verify-title' }, 'Verification'), h('p', {}, 'Checking…'));
-  const browserBox = h('section', { class: 'verify-box-browser', 'aria-labelledby': 'browser-title' }, h('h2', { id: 'browser-title' }, 'Checked in your browser'), h('p', {}, st.lines ? 'Checking…' : 'The history is not open to you yet.'));
+  const verifyBox = h('section', { class: 'verify-box', 'aria-labelledby': 'verify-title' }, h('h2', { id: 'verify-title' }, t('audit.verification')), h('p', {}, t('audit.checking')));
+  const browserBox = h('section', { class: 'verify-box-browser', 'aria-labelledby': 'browser-title' }, h('h2', { id: 'browser-title' }, t('audit.inBrowser')), h('p', {}, st.lines ? t('audit.checking') : t('audit.notOpen')));
   const button = (text, to, label) => h('button', { onclick: () => go(to()), 'aria-label': label }, text);
   replace(root, h('div', { class: 'audit' },
     h('header', { class: 'game-head' },
-      h('h1', {}, 'Audit', h('span', { class: 'sub' }, ` · ${st.summary.players} players · ${edition} · ${last} versions`)),
-      h('nav', { class: 'buttons', 'aria-label': 'Game' }, h('a', { href: '#/lobby' }, 'Lobby'))),
+      h('h1', {}, t('audit.title'), h('span', { class: 'sub' }, t('audit.sub', { n: st.summary.players, edition, last }))),
+      h('nav', { class: 'buttons', 'aria-label': t('table.nav') }, h('a', { href: '#/lobby' }, t('table.lobby')))),
     verifyBox, browserBox,
-    h('div', { class: 'stepper', role: 'group', 'aria-label': 'Step through the versions' },
-      button('First', () => 1, 'First version'), button('Previous', () => st.at - 1, 'Previous version'),
-      h('label', { for: 'version' }, 'Version'), slider, h('output', { for: 'version', id: 'at' }),
-      button('Next', () => st.at + 1, 'Next version'), button('Last', () => last, 'Last version')),
-    h('p', { class: 'hint' }, 'Arrow keys step through the versions; Home and End jump to the first and last.'),
+    h('div', { class: 'stepper', role: 'group', 'aria-label': t('audit.stepper') },
+      button(t('audit.first'), () => 1, t('audit.firstVersion')), button(t('audit.previous'), () => st.at - 1, t('audit.previousVersion')),
+      h('label', { for: 'version' }, t('audit.version')), slider, h('output', { for: 'version', id: 'at' }),
+      button(t('audit.next'), () => st.at + 1, t('audit.nextVersion')), button(t('audit.last'), () => last, t('audit.lastVersion'))),
+    h('p', { class: 'hint' }, t('audit.keys')),
     stage));
 
   async function go(n) {
     st.at = Math.min(Math.max(1, n), last);
     slider.value = String(st.at);
     const at = st.at;
-    document.getElementById('at').textContent = `${at} of ${last}`;
+    document.getElementById('at').textContent = t('audit.of', { at, last });
     const event = st.events.get(at);
     let state = st.states.get(at);
     try {
@@ -72,10 +74,10 @@ export async function mount(root, { id, version }) {
     if (st.at !== at) return; // the reader stepped on meanwhile
     st.view = state.view ?? null;
     replace(stage,
-      h('p', { class: 'event' }, h('strong', {}, `Version ${at}: `), event ? sentence(event, ctx) : '(not readable)'),
+      h('p', { class: 'event' }, h('strong', {}, t('audit.versionN', { at })), event ? sentence(event, ctx) : t('audit.unreadable')),
       state.error ? h('p', { class: 'problem', role: 'alert' }, state.error)
         : state.view ? board(state.view, { names, edition, version: at, mySeat: state.seat, hands: st.hands?.get(at) })
-          : h('p', {}, 'Not dealt yet.'));
+          : h('p', {}, t('audit.notDealt')));
   }
 
   function onKey(ev) {
@@ -94,32 +96,31 @@ export async function mount(root, { id, version }) {
     st.verify = { ok: false, reason: err.message, first_bad_version: null };
   }
   const v = st.verify;
-  replace(verifyBox, h('h2', { id: 'verify-title' }, 'Verification'),
-    v.ok ? h('p', { class: 'ok' }, `✓ Verified by the server: the hash chain holds over ${v.events} events; ${v.rounds_verified === 1 ? '1 shuffle matches its revealed seed' : `${v.rounds_verified} shuffles match their revealed seeds`}; ${v.draws_verified} draws came from the top of the pile; every event follows by the rules.`)
+  replace(verifyBox, h('h2', { id: 'verify-title' }, t('audit.verification')),
+    v.ok ? h('p', { class: 'ok' }, t('audit.verified', v))
       : h('div', { class: 'bad', role: 'alert' },
-        h('p', {}, `✗ This game's log is damaged${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
-        v.first_bad_version ? h('button', { onclick: () => go(v.first_bad_version) }, `Go to version ${v.first_bad_version}`) : null));
+        h('p', {}, t('audit.damaged', v)),
+        v.first_bad_version ? h('button', { onclick: () => go(v.first_bad_version) }, t('audit.goTo', { n: v.first_bad_version })) : null));
   if (v.seeds) verifyBox.append(seedsPart(v.seeds, names));
-  if (!v.ok) announce('Verification failed.', 'error');
+  if (!v.ok) announce(t('audit.failed'), 'error');
   if (st.lines) await checkHere(st, browserBox);
   return () => document.removeEventListener('keydown', onKey);
 }
 
 // The seeds of the deal, as GET /verify checked them (rules version 4): the master seed's
 // commitment at creation, then every seat's client seed as game_started names it.
-const SOURCE = { player: 'sent by its player', bot: 'a bot: derived from the master seed', none: 'sent none: the empty value' };
 function seedsPart(seeds, names) {
   const short = (hex) => hex.length > 16 ? `${hex.slice(0, 16)}…` : hex;
   return h('div', { class: 'seeds' },
-    h('h3', {}, 'Seeds of the deal'),
+    h('h3', {}, t('audit.seeds')),
     seeds.seed_sha256
-      ? h('p', {}, `Master seed committed to at creation: SHA-256 ${short(seeds.seed_sha256)} `,
-        seeds.commitment_verified ? h('span', { class: 'ok' }, '✓ dealt with that seed') : h('span', {}, '(not dealt yet)'))
-      : h('p', {}, 'Created before rules version 4: the master seed was drawn at the deal.'),
+      ? h('p', {}, t('audit.master', { hash: short(seeds.seed_sha256) }),
+        seeds.commitment_verified ? h('span', { class: 'ok' }, t('audit.dealtWith')) : h('span', {}, t('audit.notDealtYet')))
+      : h('p', {}, t('audit.before4')),
     seeds.client_seeds
       ? h('ul', { class: 'client-seeds' }, ...seeds.client_seeds.map((c) => h('li', { 'data-seat': String(c.seat) },
-        `${names[c.seat] || `Seat ${c.seat + 1}`}: `, c.seed ? h('code', { title: c.seed }, short(c.seed)) : h('em', {}, 'empty'), ` (${SOURCE[c.source] || c.source})`)))
-      : h('p', {}, 'No client seeds in this deal (a tournament table, an older game, or not dealt yet).'));
+        `${names[c.seat] || t('custom.seat', { n: c.seat + 1 })}: `, c.seed ? h('code', { title: c.seed }, short(c.seed)) : h('em', {}, t('board.empty')), ` (${['player', 'bot', 'none'].includes(c.source) ? t(`audit.source.${c.source}`) : c.source})`)))
+      : h('p', {}, t('audit.noClientSeeds')));
 }
 
 // Every hand at each version, folded from the unredacted history: a deal sets them, a draw
@@ -152,19 +153,19 @@ async function checkHere(st, box) {
     results = [['Hash chain', chain], ['Seeds', await checkSeeds(lines)],
       ['Receipts', await checkReceipts(id, chain.hashes, receipts.of(id), keys, file.salt)]];
   } catch (err) { // no WebCrypto here (an old browser, a page not served over HTTPS)
-    results = [['WebCrypto', { ok: false, reason: `cannot check here: ${err.message}` }]];
+    results = [['WebCrypto', { ok: false, reason: t('audit.cannot', { message: err.message }) }]];
   }
   const failed = results.find(([, r]) => r.ok === false);
   const save = (name, text, label) => h('a', { download: name, href: URL.createObjectURL(new Blob([text])) }, label);
   const kept = Object.values(receipts.of(id)).sort((a, b) => a.version - b.version);
-  replace(box, h('h2', { id: 'browser-title' }, 'Checked in your browser'),
-    failed ? h('p', { class: 'bad', role: 'alert' }, `✗ Not verified in your browser: ${failed[1].reason}`)
-      : h('p', { class: 'ok' }, '✓ Verified in your browser (WebCrypto: SHA-256, HMAC, Ed25519), apart from the server\'s word.'),
+  replace(box, h('h2', { id: 'browser-title' }, t('audit.inBrowser')),
+    failed ? h('p', { class: 'bad', role: 'alert' }, t('audit.notVerifiedHere', { reason: failed[1].reason }))
+      : h('p', { class: 'ok' }, t('audit.verifiedHere')),
     h('ul', { class: 'browser-checks' }, ...results.map(([name, r]) => h('li', { 'data-check': name, class: r.ok === false ? 'bad' : r.ok ? 'ok' : '' },
-      `${r.ok === false ? '✗' : r.ok ? '✓' : '–'} ${name}: ${r.ok === false ? r.reason : r.detail}`))),
-    h('p', { class: 'hint' }, 'Check it offline with cya-verify (docs/audit.md): ',
+      `${r.ok === false ? '✗' : r.ok ? '✓' : '–'} ${t(`audit.check.${name}`)}: ${r.ok === false ? r.reason : r.detail}`))),
+    h('p', { class: 'hint' }, t('audit.offline'),
       save(`${id}.history.ndjson`, file.text, 'history'), ' · ', save(`${id}.salt`, `${file.salt}\n`, 'salt'), ' · ',
       save(`${id}.receipts.ndjson`, kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'receipts'), ' · ',
       save('keys.json', JSON.stringify(keys), 'keys')));
-  if (failed) announce('The check in your browser failed.', 'error');
+  if (failed) announce(t('audit.hereFailed'), 'error');
 }

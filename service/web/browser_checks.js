@@ -3,6 +3,8 @@
 // the deal and every revealed round seed (docs/fair-shuffle.md §4, §7), and the receipts this
 // browser kept against the server's public keys. The shuffles and the rules are the server's
 // /verify and the offline `cya-verify` (docs/audit.md).
+import { t } from './i18n.js';
+
 const enc = new TextEncoder();
 const subtle = () => globalThis.crypto.subtle;
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -37,15 +39,15 @@ export async function checkChain(gameId, lines) {
   let prev = '0'.repeat(64), broken = null;
   const hashes = [];
   for (const [i, l] of lines.entries()) {
-    if (l.version !== i + 1) return { ok: false, hashes, version: i + 1, reason: `version ${i + 1} is missing` };
+    if (l.version !== i + 1) return { ok: false, hashes, version: i + 1, reason: t('check.missing', { n: i + 1 }) };
     const head = JSON.stringify([gameId, l.version, l.type, l.schema_version, l.visibility, l.command_id, l.actor]);
     const h = await sha256(enc.encode(`${prev}${head}\n${l.rawData}`));
     hashes.push(h);
     if (h !== l.hash) broken ??= l.version;
     prev = l.hash;
   }
-  return broken ? { ok: false, hashes, version: broken, reason: `the hash chain breaks at version ${broken}: the event or its hash was changed` }
-    : { ok: true, hashes, detail: `it holds over ${lines.length} events` };
+  return broken ? { ok: false, hashes, version: broken, reason: t('check.breaks', { n: broken }) }
+    : { ok: true, hashes, detail: t('check.holds', { n: lines.length }) };
 }
 
 // Each seat's client seed as it stood at the deal: the lobby's events folded (table/lobby.py).
@@ -73,7 +75,7 @@ async function dealKey(lines, at, master) {
     const source = holder?.kind === 'bot' ? 'bot' : expected.length ? 'player' : 'none';
     const named = started.client_seeds[seat];
     if (!named || named.seat !== seat || named.source !== source || !same(unbase64(named.seed), expected)) {
-      return { reason: `seat ${seat}'s client seed in game_started is not the one it sent before the deal` };
+      return { reason: t('check.clientSeed', { seat }) };
     }
     seeds.push(concat(Uint8Array.of(expected.length), expected));
   }
@@ -82,12 +84,12 @@ async function dealKey(lines, at, master) {
 
 export async function checkSeeds(lines) {
   const created = lines[0]?.data;
-  if (created?.type !== 'game_created') return { ok: false, reason: 'the history does not open with game_created' };
+  if (created?.type !== 'game_created') return { ok: false, reason: t('check.noCreated') };
   const at = lines.findIndex((l) => l.type === 'game_started');
-  if (at < 0) return { ok: true, detail: 'not dealt' };
+  if (at < 0) return { ok: true, detail: t('check.notDealt') };
   const master = unbase64(lines[at].data.seed);
   if (created.seed_sha256 && await sha256(master) !== created.seed_sha256) {
-    return { ok: false, reason: 'the master seed dealt with is not the one game_created committed to' };
+    return { ok: false, reason: t('check.masterSeed') };
   }
   const deal = await dealKey(lines, at, master);
   if (!deal.key) return { ok: false, reason: deal.reason };
@@ -97,35 +99,34 @@ export async function checkSeeds(lines) {
     if (e.type === 'round_started') committed.set(e.round_no, e.seed_sha256);
     if (e.type !== 'round_ended') continue;
     const seed = unbase64(e.seed);
-    if (await sha256(seed) !== committed.get(e.round_no)) return { ok: false, reason: `round ${e.round_no}'s revealed seed does not match its commitment` };
+    if (await sha256(seed) !== committed.get(e.round_no)) return { ok: false, reason: t('check.roundCommitment', { n: e.round_no }) };
     if (!same(seed, await hmac(deal.key, enc.encode(`round:${e.round_no}`)))) {
-      return { ok: false, reason: `round ${e.round_no}'s seed is not the one the master seed and the client seeds derive` };
+      return { ok: false, reason: t('check.roundDerive', { n: e.round_no }) };
     }
     rounds += 1;
   }
-  const seats = lines[at].data.client_seeds ? `, every seat's client seed as sent` : '';
-  return { ok: true, detail: `${created.seed_sha256 ? 'the master seed matches its commitment' : 'no commitment (rules before version 4)'}${seats}; ${rounds === 1 ? '1 round seed derives' : `${rounds} round seeds derive`} from them` };
+  return { ok: true, detail: t('check.seeds', { committed: !!created.seed_sha256, clientSeeds: !!lines[at].data.client_seeds, n: rounds }) };
 }
 
 // `kept`: version → receipt, as store.js keeps them; `keys`: GET /v1/receipt-keys.
 export async function checkReceipts(gameId, hashes, kept, keys, saltHex) {
   const list = Object.values(kept).sort((a, b) => a.version - b.version);
-  if (!list.length) return { ok: null, detail: 'no receipts of this game kept in this browser' };
+  if (!list.length) return { ok: null, detail: t('check.noReceipts') };
   const salt = unhex(saltHex || '');
   const commitment = await sha256(salt);
   const byId = new Map(keys.keys.map((k) => [k.key_id, k.public_key]));
   const prefix = keys.message_prefix || 'cya-receipt-v1\n';
   for (const r of list) {
-    const bad = (why) => ({ ok: false, reason: `the receipt for version ${r.version}: ${why}` });
+    const bad = (why) => ({ ok: false, reason: t('check.receipt', { n: r.version, why }) });
     const pub = byId.get(r.key_id);
-    if (!pub || (await sha256(unhex(pub))).slice(0, 16) !== r.key_id) return bad(`signed by key ${r.key_id}, which the server does not list`);
+    if (!pub || (await sha256(unhex(pub))).slice(0, 16) !== r.key_id) return bad(t('check.unknownKey', { key: r.key_id }));
     const key = await subtle().importKey('raw', unhex(pub), { name: 'Ed25519' }, false, ['verify']);
     const message = enc.encode(`${prefix}${r.game_id}\n${r.version}\n${r.salt_commitment}\n${r.chain_seal}\n${r.key_id}`);
-    if (!await subtle().verify({ name: 'Ed25519' }, key, unhex(r.signature), message)) return bad('its signature does not verify: forged or altered');
-    if (r.game_id !== gameId) return bad(`it is a receipt of game ${r.game_id}`);
-    if (r.salt_commitment !== commitment) return bad('the history\'s salt is not the one it commits to');
-    if (r.version > hashes.length) return bad(`the server signed version ${r.version}; the history ends at ${hashes.length}`);
-    if (hex(await hmac(salt, enc.encode(hashes[r.version - 1]))) !== r.chain_seal) return bad(`the history at version ${r.version} is not the log the server signed`);
+    if (!await subtle().verify({ name: 'Ed25519' }, key, unhex(r.signature), message)) return bad(t('check.signature'));
+    if (r.game_id !== gameId) return bad(t('check.otherGame', { game: r.game_id }));
+    if (r.salt_commitment !== commitment) return bad(t('check.salt'));
+    if (r.version > hashes.length) return bad(t('check.beyond', { n: r.version, end: hashes.length }));
+    if (hex(await hmac(salt, enc.encode(hashes[r.version - 1]))) !== r.chain_seal) return bad(t('check.notSigned', { n: r.version }));
   }
-  return { ok: true, detail: `${list.length === 1 ? '1 receipt kept here agrees' : `${list.length} receipts kept here agree`} with this history, signed by the server's key` };
+  return { ok: true, detail: t('check.receipts', { n: list.length }) };
 }

@@ -1,6 +1,7 @@
 // Card names and values per edition, from GET /v1/rulesets (loaded once). A card id is
 // `<type>#<n>`; its type carries the name and value. de_2024 games use the German names.
 import { api } from './api.js';
+import { t } from './i18n.js';
 import { art } from './pictures.js';
 
 let types = null; // edition -> type -> {kind, value, name_en, name_de}
@@ -56,7 +57,7 @@ export function cardFace(h, edition, id, attrs = {}) {
   return h(attrs.tag || 'span', {
     ...attrs, tag: undefined, class: `card ${c.kind} ${band(c)} t-${type} ${attrs.class || ''}`,
     // The ribbon is drawn by the stylesheet from data-ribbon: not part of the card's text.
-    dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: c.kind }), ...(attrs.dataset || {}) },
+    dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: t(`ribbon.${c.kind}`) }), ...(attrs.dataset || {}) },
   }, art(type),
   h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);

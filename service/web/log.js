@@ -1,57 +1,48 @@
 // The game told in sentences, one per event ("Cathy challenges Ezra's Classic Autos with a
-// Gold"). `ctx` gives `seat(n)` (a seat's display name), `player(id)` and the `edition`.
+// Gold"), in the reader's language (i18n.js has the sentences as `log.<event type>`).
+// `ctx` gives `seat(n)` (a seat's display name), `player(id)` and the `edition`.
 import { money, typeName } from './cards.js';
-import { t } from './i18n.js';
-
-const list = (items) => items.length <= 1 ? items.join('')
-  : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-const DIRECTION = { top_to_bottom: 'top set to the bottom', bottom_to_top: 'bottom set to the top' };
-const PLAY = { 1: 'a single', 2: 'a double' };
-const a = (name) => `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
+import { list, t } from './i18n.js';
 
 export function sentence(e, ctx) {
-  const s = ctx.seat, c = (id) => typeName(ctx.edition, id), ac = (id) => a(c(id));
-  const cs = (ids) => list(ids.map(c));
+  const s = ctx.seat, c = (id) => typeName(ctx.edition, id), cs = (ids) => list(ids.map(c));
+  const dir = (d) => t(`dir.${d}`);
   switch (e.type) {
-    case 'game_created': return `${ctx.player(e.creator)} created the game for ${e.seats.length} players.`;
-    case 'seat_taken': return `${e.controller.kind === 'bot' ? `A ${e.controller.level} bot` : ctx.player(e.controller.player_id)} took seat ${e.seat + 1}.`;
-    case 'seat_left': return `${ctx.player(e.player_id)} left seat ${e.seat + 1}.`;
-    case 'seat_resigned': return `${ctx.player(e.player_id)} resigned; a ${e.bot_level} bot plays seat ${e.seat + 1}.`;
-    case 'decision_timed_out': return `${s(e.seat)} ran out of time; a ${e.bot_level} bot decides instead.`;
-    case 'clock_restarted': return `The service was away when ${s(e.seat)}'s clock ran out: the clock starts again.`;
-    case 'seat_handed_to_bot': return `${s(e.seat)} ran out of time too often; a ${e.level} bot plays the seat.`;
-    case 'client_seed_set': return `Seat ${e.seat + 1} set its client seed.`;
-    case 'game_started': return e.client_seeds
-      ? `The game started: every seat's client seed is now public (${e.client_seeds.filter((x) => x.source === 'none').length} sent none).`
-      : 'The game started.';
-    case 'round_started': return `Round ${e.round_no} is dealt, ${e.hand_size} cards each; ${s(e.first_player)} begins.`;
-    case 'turn_started': return `${s(e.seat)}'s turn.`;
+    case 'game_created': return t('log.game_created', { who: ctx.player(e.creator), n: e.seats.length });
+    case 'seat_taken': return t('log.seat_taken', { bot: e.controller.kind === 'bot' ? e.controller.level : null, who: e.controller.kind === 'bot' ? '' : ctx.player(e.controller.player_id), n: e.seat + 1 });
+    case 'seat_left': return t('log.seat_left', { who: ctx.player(e.player_id), n: e.seat + 1 });
+    case 'seat_resigned': return t('log.seat_resigned', { who: ctx.player(e.player_id), level: e.bot_level, n: e.seat + 1 });
+    case 'decision_timed_out': return t('log.decision_timed_out', { who: s(e.seat), level: e.bot_level });
+    case 'clock_restarted': return t('log.clock_restarted', { who: s(e.seat) });
+    case 'seat_handed_to_bot': return t('log.seat_handed_to_bot', { who: s(e.seat), level: e.level });
+    case 'client_seed_set': return t('log.client_seed_set', { n: e.seat + 1 });
+    case 'game_started': return t('log.game_started', { none: e.client_seeds ? e.client_seeds.filter((x) => x.source === 'none').length : null });
+    case 'round_started': return t('log.round_started', { round: e.round_no, n: e.hand_size, who: s(e.first_player) });
+    case 'turn_started': return t('log.turn_started', { who: s(e.seat) });
     // With hidden sets (`secret`, rules version 3) others see only the face-up card(s).
     case 'set_formed': return e.source === 'discard'
-      ? `${s(e.seat)} pairs ${e.cards.length > 1 ? ac(e.cards[0]) : 'a hidden card'} with the ${c(e.cards.at(-1))} from the discard pile.`
-      : `${s(e.seat)} forms a set of ${typeName(ctx.edition, e.set_type)} with ${cs(e.cards)}${e.cards.length < 2 ? ' and a hidden card' : ''}.`;
-    case 'card_discarded': return `${s(e.seat)} discards ${ac(e.card)}.`;
-    case 'cards_drawn': return e.cards
-      ? `${s(e.seat)} draws ${cs(e.cards)}.`
-      : `${s(e.seat)} draws ${e.count} card${e.count === 1 ? '' : 's'}.`;
-    case 'challenge_opened': return `${s(e.challenger)} challenges ${s(e.defender)}'s ${typeName(ctx.edition, e.set_type)}${e.kind === 'draft' ? ' (just drafted)' : ''} with ${cs(e.cards)}.`;
-    case 'challenge_answered': return `${s(e.seat)} answers with ${cs(e.cards)}; ${PLAY[e.required] || 'a play'} is owed back.`;
-    case 'challenge_conceded': return `${s(e.seat)} ${e.auto ? 'cannot answer and loses' : 'gives up'} the challenge.`;
-    case 'set_drafted': return `${s(e.seat)} drafts ${typeName(ctx.edition, e.set_type)}: ${ac(e.hand_card)} with ${cs(e.pile_cards.map((p) => p.card))} from the piles.`;
-    case 'draft_challenge_passed': return `${s(e.seat)} ${e.auto ? 'cannot challenge' : 'lets'} the draft${e.auto ? '' : ' stand'}.`;
-    case 'pile_card_revealed': return `${a(c(e.card)).replace(/^a/, 'A')} is turned up on pile ${e.pile + 1}.`;
-    case 'revealed_swap_applied': return `A Swap on pile ${e.pile + 1} swaps the top sets of ${s(e.seats[0])} and ${s(e.seats[1])}.`;
-    case 'revealed_action_returned': return `The Swap on pile ${e.pile + 1} cannot apply and goes back into the pile.`;
-    case 'revealed_action_discarded': return `The ${c(e.card)} on pile ${e.pile + 1} has nothing to act on and leaves play.`;
-    case 'revealed_move_awaiting_choices': return `A Move is turned up on pile ${e.pile + 1}: ${list(e.choosers.map(s))} choose${e.choosers.length === 1 ? 's' : ''} a direction.`;
-    case 'move_direction_chosen': return `${s(e.seat)} moves ${s(e.target_seat)}'s ${DIRECTION[e.direction]}.`;
-    case 'revealed_move_applied': return `The Move on pile ${e.pile + 1} is applied.`;
-    case 'set_improved': return `${s(e.seat)} adds ${ac(e.card)} to their top set.`;
-    case 'swap_played': return `${s(e.seat)} plays a Swap: their top set trades places with ${s(e.target_seat)}'s.`;
-    case 'move_played': return `${s(e.seat)} plays a Move on ${s(e.target_seat)}'s stack: ${DIRECTION[e.direction]}.`;
-    case 'turn_ended': return `${s(e.seat)} ends the turn${e.auto ? ' (no card left to act with)' : ''}.`;
-    case 'round_ended': return `Round ${e.round_no} is over: ${list(e.scores.map((v, i) => `${s(i)} ${money(v)}`))}.`;
-    case 'game_ended': return `The game is over. ${list(e.winners.map(s))} win${e.winners.length === 1 ? 's' : ''} with ${money(Math.max(...e.totals))}.`;
+      ? t('log.set_paired', { who: s(e.seat), card: e.cards.length > 1 ? c(e.cards[0]) : null, top: c(e.cards.at(-1)) })
+      : t('log.set_formed', { who: s(e.seat), set: c(e.set_type), cards: cs(e.cards), hidden: e.cards.length < 2 });
+    case 'card_discarded': return t('log.card_discarded', { who: s(e.seat), card: c(e.card) });
+    case 'cards_drawn': return t('log.cards_drawn', { who: s(e.seat), cards: e.cards ? cs(e.cards) : null, n: e.count });
+    case 'challenge_opened': return t('log.challenge_opened', { who: s(e.challenger), whom: s(e.defender), set: c(e.set_type), draft: e.kind === 'draft', cards: cs(e.cards) });
+    case 'challenge_answered': return t('log.challenge_answered', { who: s(e.seat), cards: cs(e.cards), required: e.required });
+    case 'challenge_conceded': return t('log.challenge_conceded', { who: s(e.seat), auto: e.auto });
+    case 'set_drafted': return t('log.set_drafted', { who: s(e.seat), set: c(e.set_type), card: c(e.hand_card), cards: cs(e.pile_cards.map((x) => x.card)) });
+    case 'draft_challenge_passed': return t('log.draft_challenge_passed', { who: s(e.seat), auto: e.auto });
+    case 'pile_card_revealed': return t('log.pile_card_revealed', { card: c(e.card), pile: e.pile + 1 });
+    case 'revealed_swap_applied': return t('log.revealed_swap_applied', { pile: e.pile + 1, a: s(e.seats[0]), b: s(e.seats[1]) });
+    case 'revealed_action_returned': return t('log.revealed_action_returned', { pile: e.pile + 1 });
+    case 'revealed_action_discarded': return t('log.revealed_action_discarded', { card: c(e.card), pile: e.pile + 1 });
+    case 'revealed_move_awaiting_choices': return t('log.revealed_move_awaiting_choices', { pile: e.pile + 1, who: list(e.choosers.map(s)), n: e.choosers.length });
+    case 'move_direction_chosen': return t('log.move_direction_chosen', { who: s(e.seat), whom: s(e.target_seat), dir: dir(e.direction) });
+    case 'revealed_move_applied': return t('log.revealed_move_applied', { pile: e.pile + 1 });
+    case 'set_improved': return t('log.set_improved', { who: s(e.seat), card: c(e.card) });
+    case 'swap_played': return t('log.swap_played', { who: s(e.seat), whom: s(e.target_seat) });
+    case 'move_played': return t('log.move_played', { who: s(e.seat), whom: s(e.target_seat), dir: dir(e.direction) });
+    case 'turn_ended': return t('log.turn_ended', { who: s(e.seat), auto: e.auto });
+    case 'round_ended': return t('log.round_ended', { round: e.round_no, scores: list(e.scores.map((v, i) => `${s(i)} ${money(v)}`)) });
+    case 'game_ended': return t('log.game_ended', { who: list(e.winners.map(s)), n: e.winners.length, money: money(Math.max(...e.totals)) });
     case 'reaction_sent': return t('react.said', { who: s(e.seat), what: t(`react.${e.reaction}`) });
     default: return `${e.type.replaceAll('_', ' ')}.`;
   }

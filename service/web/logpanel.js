@@ -3,14 +3,15 @@
 // events by the table already); whether it is open is remembered in this browser.
 import { h } from './dom.js';
 import { sentence } from './log.js';
+import { t } from './i18n.js';
 
 const FOLDED = 'cya.log.folded';
 
 export function logPanel(context) {
   const list = h('ol', { class: 'log-lines' });
-  const box = h('div', { class: 'log-scroll', tabindex: '0', role: 'region', 'aria-label': 'Game log, oldest first' }, list);
+  const box = h('div', { class: 'log-scroll', tabindex: '0', role: 'region', 'aria-label': t('log.region') }, list);
   const fold = h('details', { open: localStorage.getItem(FOLDED) !== '1' },
-    h('summary', {}, h('h2', { id: 'log-title' }, 'Game log')), box);
+    h('summary', {}, h('h2', { id: 'log-title' }, t('log.title'))), box);
   fold.addEventListener('toggle', () => {
     localStorage.setItem(FOLDED, fold.open ? '0' : '1');
     if (fold.open) box.scrollTop = box.scrollHeight;

@@ -9,6 +9,7 @@
 import { h } from './dom.js';
 import { cardBack, cardFace } from './cards.js';
 import { sentence } from './log.js';
+import { t } from './i18n.js';
 
 const FLIGHT_MS = 520, STAGGER_MS = 90, PAUSE_MS = 260, RECENT = 5, MOST_QUEUED = 30;
 // Decisions a seat makes: its "last move", highlighted at its seat until it moves again.
@@ -30,8 +31,8 @@ export function playback(context) {
   const skip = h('button', {
     type: 'button', class: 'skip-motion', hidden: true,
     onclick: () => { skipAll(); root.querySelector('.move-list button:not([disabled])')?.focus(); },
-  }, 'Skip » ', count);
-  const el = h('section', { class: 'recent', 'aria-label': 'Last events' }, lines, skip);
+  }, t('recent.skip'), count);
+  const el = h('section', { class: 'recent', 'aria-label': t('recent.title') }, lines, skip);
   const layer = h('div', { class: 'motion-layer', 'aria-hidden': 'true' });
   document.body.append(layer);
   let root = document, since = null, upTo = 0, running = false, skipping = false, wake = null, duel = null, ghost = null;

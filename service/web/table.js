@@ -6,7 +6,7 @@ import { board, seatNames } from './board.js';
 import { loadCards, typeName } from './cards.js';
 import { cardsOf, describe, distinct, keysAtMoves, matching, targetOf } from './moves.js';
 import { againButtons, followAfterEnd } from './again.js';
-import { forEdition } from './i18n.js';
+import { forEdition, list, t } from './i18n.js';
 import { reactionBar, showReactions } from './reactions.js';
 import { startDrag, takeDrop } from './drag.js';
 import { liveGame } from './live.js';
@@ -74,7 +74,7 @@ export async function mount(root, { id }) {
 
   const [first] = await Promise.all([load(), loadCards()]);
   const main = h('div', { class: 'play' });
-  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || 'Someone', edition: st.summary.ruleset.edition, mySeat: st.seat });
+  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: st.seat });
   const log = logPanel(told);
   const motion = playback(told);
   // The seats: compact on a phone until tapped (one line each, the top set as a card), open
@@ -102,14 +102,14 @@ export async function mount(root, { id }) {
     load,
     first,
     onChange(snap) {
-      const t = snap.turn, wasMine = st.legal.length > 0;
+      const turn = snap.turn, wasMine = st.legal.length > 0;
       // The waiting room's own look found nothing new: no redraw (it would reset the
       // focus and the "Copied" of a button).
-      if (!t.view && !st.view && st.version === snap.version && drawn === JSON.stringify(st.summary)) return;
+      if (!turn.view && !st.view && st.version === snap.version && drawn === JSON.stringify(st.summary)) return;
       if (st.busy && st.until !== null && snap.version >= st.until) st.busy = false;
-      Object.assign(st, { version: snap.version, view: t.view, seat: resigned ? null : t.seat, deadline: t.deadline, legal: t.legal_commands });
+      Object.assign(st, { version: snap.version, view: turn.view, seat: resigned ? null : turn.seat, deadline: turn.deadline, legal: turn.legal_commands });
       st.selected = new Set([...st.selected].filter((c) => st.legal.some((cmd) => cardsOf(cmd).includes(c))));
-      if (!wasMine && st.legal.length) announce('Your decision.');
+      if (!wasMine && st.legal.length) announce(t('table.yourDecision'));
       if (wasMine && !st.legal.length) announce('');
       if (st.view?.status === 'finished' && !st.verify) checkGame();
       talk.seated(Boolean(st.view) && st.seat !== null && st.seat !== undefined);
@@ -138,9 +138,9 @@ export async function mount(root, { id }) {
     onStatus(status, err) {
       main.dataset.stream = status;
       // Back: the warning goes, but not what was said since (a refused drop, your turn).
-      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'reconnecting') announce(trouble = t('table.reconnecting'), 'warn');
       if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
-      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || t('table.wrong'), 'error');
     },
   });
 
@@ -198,14 +198,14 @@ export async function mount(root, { id }) {
     const rs = st.summary.ruleset;
     const playing = st.view?.status === 'playing' && st.seat !== null && st.seat !== undefined;
     return h('header', { class: 'game-head' },
-      h('h1', {}, `${rs.players}-player game`, h('span', { class: 'sub' }, ` · ${rs.edition} · ${rs.end_mode.replaceAll('_', ' ')}`)),
-      h('nav', { class: 'buttons', 'aria-label': 'Game' },
-        playing && !st.resigning ? h('button', { onclick: () => { st.resigning = true; render(); }, 'data-focus': 'resign' }, 'Resign') : null,
-        playing && st.resigning ? [h('span', {}, 'A bot will play your seat to the end. '),
-          h('button', { class: 'danger', onclick: resign, 'data-focus': 'resign-yes' }, 'Yes, resign'),
-          h('button', { onclick: () => { st.resigning = false; render(); } }, 'Keep playing')] : null,
-        st.view?.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
-        h('a', { href: '#/lobby' }, 'Lobby')));
+      h('h1', {}, t('table.title', { n: rs.players }), h('span', { class: 'sub' }, t('table.sub', { edition: rs.edition, end: rs.end_mode }))),
+      h('nav', { class: 'buttons', 'aria-label': t('table.nav') },
+        playing && !st.resigning ? h('button', { onclick: () => { st.resigning = true; render(); }, 'data-focus': 'resign' }, t('table.resign')) : null,
+        playing && st.resigning ? [h('span', {}, t('table.resignWarn')),
+          h('button', { class: 'danger', onclick: resign, 'data-focus': 'resign-yes' }, t('table.resignYes')),
+          h('button', { onclick: () => { st.resigning = false; render(); } }, t('table.keepPlaying'))] : null,
+        st.view?.status === 'finished' ? h('a', { href: `#/audit/${id}` }, t('table.audit')) : null,
+        h('a', { href: '#/lobby' }, t('table.lobby'))));
   }
 
   async function resign() {
@@ -216,7 +216,7 @@ export async function mount(root, { id }) {
     try {
       await api.resign(id);
       st.seat = null; // a watcher from now on
-      announce('You resigned: a bot plays your seat.');
+      announce(t('table.resigned'));
     } catch (err) { resigned = false; announce(err.message, 'error'); }
     live.restream();
     st.resigning = false;
@@ -241,11 +241,11 @@ export async function mount(root, { id }) {
         if (card) dropped(card, test, where);
       },
     });
-    const seatName = (seat) => (seat === st.seat ? 'your seat' : `${seatNames(st.summary)[seat]}'s seat`);
+    const seatName = (seat) => (seat === st.seat ? t('table.yourSeat') : t('table.theirSeat', { who: seatNames(st.summary)[seat] }));
     return {
       handCard: pick,
       pileCard: (id, card) => st.legal.some((c) => c.type === 'draft_set') ? pick(id, card) : card(id),
-      discardTarget: mine ? drop((c) => c.type === 'discard', 'the discard pile') : {},
+      discardTarget: mine ? drop((c) => c.type === 'discard', t('table.theDiscard')) : {},
       seatTarget: (seat) => mine ? drop((c) => targetOf(c) === seat, seatName(seat)) : {},
       seatActions: (seat) => {
         if (!mine || !st.selected.size) return null;
@@ -260,7 +260,7 @@ export async function mount(root, { id }) {
     const aimed = st.legal.filter((c) => test(c) && cardsOf(c).includes(card));
     const fits = distinct(aimed.filter((c) => cardsOf(c).every((x) => x === card || st.selected.has(x))));
     if (fits.length === 1) return send(fits[0]);
-    if (!aimed.length) return announce(`No move plays ${name} on ${where}.`, 'warn');
+    if (!aimed.length) return announce(t('table.noMove', { name, where }), 'warn');
     // Several moves (or one that takes more cards): the card is picked, and the target
     // shows the moves there. Cards picked before stay if a move there uses them too.
     let picked = new Set([...st.selected, card]);
@@ -268,13 +268,13 @@ export async function mount(root, { id }) {
     st.selected = picked;
     const n = distinct(matching(aimed, picked)).length;
     render();
-    announce(`${n} move${n === 1 ? '' : 's'} with ${name} on ${where}: choose ${n === 1 ? 'it' : 'one'} there.`);
+    announce(t('table.movesThere', { n, name, where }));
   }
 
   // A drag that ended on nothing that takes a card (or was called off).
   function dropMissed(card) {
     if (!st.legal.length || st.busy) return;
-    announce(`${typeName(st.summary.ruleset.edition, card)} was not played: drop it on a seat or on the discard pile, or pick it and choose a move.`, 'warn');
+    announce(t('table.notPlayed', { name: typeName(st.summary.ruleset.edition, card) }), 'warn');
   }
 
   function moveButton(c) {
@@ -286,11 +286,11 @@ export async function mount(root, { id }) {
     if (st.view.status === 'finished' || st.seat === null) return null;
     const shown = distinct(matching(st.legal, st.selected));
     return h('section', { class: 'moves', 'aria-labelledby': 'moves-title' },
-      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? 'Your moves' : `Waiting for the other player${st.view.seats.length === 2 ? '' : 's'}`),
+      h('h2', { id: 'moves-title' }, st.view.awaiting.includes(st.seat) ? t('table.yourMoves') : t('table.waitingOthers', { n: st.view.seats.length - 1 })),
       st.error ? h('p', { class: 'problem', role: 'alert' }, st.error) : null,
       st.legal.length ? h('p', { class: `hint${st.selected.size ? '' : ' intro'}` }, st.selected.size
-        ? [`${shown.length} move${shown.length === 1 ? '' : 's'} with the selected cards. `, h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, 'Clear selection')]
-        : 'Pick cards in your hand (or on a draft pile) to narrow the moves, or choose one below.') : null,
+        ? [t('table.movesSelected', { n: shown.length }), h('button', { class: 'link', onclick: () => { st.selected.clear(); render(); } }, t('table.clear'))]
+        : t('table.pickHint')) : null,
       st.legal.length ? h('ul', { class: 'move-list' }, shown.map((c) => h('li', {}, moveButton(c)))) : null);
   }
 
@@ -299,12 +299,12 @@ export async function mount(root, { id }) {
     const names = seatNames(st.summary);
     const v = st.verify;
     return h('section', { class: 'game-over', 'aria-labelledby': 'over-title' },
-      h('h2', { id: 'over-title' }, `${st.view.winners.map((w) => names[w]).join(' and ')} win${st.view.winners.length === 1 ? 's' : ''}!`),
-      h('p', { class: 'verify', role: 'status' }, !v || v === 'checking' ? 'Verifying the game…'
-        : v.ok ? `Verified: the hash chain holds over ${v.events} events, ${v.rounds_verified === 1 ? '1 shuffle matches its seed' : `${v.rounds_verified} shuffles match their seeds`}, ${v.draws_verified} draws checked, every move follows the rules.`
-          : `Verification failed${v.first_bad_version ? ` at version ${v.first_bad_version}` : ''}: ${v.reason}`),
+      h('h2', { id: 'over-title' }, t('table.wins', { who: list(st.view.winners.map((w) => names[w])), n: st.view.winners.length })),
+      h('p', { class: 'verify', role: 'status' }, !v || v === 'checking' ? t('table.verifying')
+        : v.ok ? t('table.verified', v)
+          : t('table.failed', v)),
       session.key() ? againButtons(id, st.summary, st.offer) : null,
-      h('p', {}, h('a', { href: `#/audit/${id}` }, 'Step through the whole game in the audit viewer'), ' · ', h('a', { href: '#/lobby' }, 'Back to the lobby')));
+      h('p', {}, h('a', { href: `#/audit/${id}` }, t('table.stepThrough')), ' · ', h('a', { href: '#/lobby' }, t('table.backToLobby'))));
   }
 
   const waiting = setInterval(() => { if (!st.view && st.summary.status === 'lobby') live.reload(); }, WAITING_POLL_MS);

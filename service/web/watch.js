@@ -8,7 +8,7 @@ import { board, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
-import { forEdition } from './i18n.js';
+import { forEdition, t } from './i18n.js';
 import { playback } from './motion.js';
 import { showReactions } from './reactions.js';
 import { current, session } from './store.js';
@@ -20,7 +20,7 @@ export async function mount(root, { id }) {
   current.screen = 'watch';
   current.state = st;
   const main = h('div', { class: 'play' });
-  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || 'Someone', edition: st.summary.ruleset.edition, mySeat: null });
+  const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: null });
   const log = logPanel(told);
   const motion = playback(told);
   // The seats: compact on a phone until tapped, open on a wide screen (as at the table).
@@ -54,9 +54,9 @@ export async function mount(root, { id }) {
     onStatus(status, err) {
       main.dataset.stream = status;
       // Back: the warning goes (but not what was said since).
-      if (status === 'reconnecting') announce(trouble = 'Connection lost: reconnecting…', 'warn');
+      if (status === 'reconnecting') announce(trouble = t('table.reconnecting'), 'warn');
       if (status === 'live' && trouble) { unannounce(trouble); trouble = null; }
-      if (status === 'error' || status === 'closed') announce(trouble = err?.message || 'Something went wrong.', 'error');
+      if (status === 'error' || status === 'closed') announce(trouble = err?.message || t('table.wrong'), 'error');
     },
   });
 
@@ -66,17 +66,17 @@ export async function mount(root, { id }) {
     const seated = me && st.summary.seats.some((s) => s?.kind === 'human' && s.player_id === me);
     replace(main,
       h('header', { class: 'game-head' },
-        h('h1', {}, 'Watching', h('span', { class: 'sub' }, ` · ${rs.players} players · ${rs.edition} · ${rs.end_mode.replaceAll('_', ' ')}`)),
-        h('nav', { class: 'buttons', 'aria-label': 'Game' },
-          seated ? h('a', { class: 'button primary', href: `#/game/${id}` }, 'Your seat') : null,
-          st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, 'Audit this game') : null,
-          h('a', { href: '#/lobby' }, 'Lobby'))),
+        h('h1', {}, t('watch.title'), h('span', { class: 'sub' }, t('watch.sub', { n: rs.players, edition: rs.edition, end: rs.end_mode }))),
+        h('nav', { class: 'buttons', 'aria-label': t('table.nav') },
+          seated ? h('a', { class: 'button primary', href: `#/game/${id}` }, t('watch.yourSeat')) : null,
+          st.summary.status === 'finished' ? h('a', { href: `#/audit/${id}` }, t('table.audit')) : null,
+          h('a', { href: '#/lobby' }, t('table.lobby')))),
       h('p', { class: 'hint watch-note' }, ['lobby', 'playing'].includes(st.summary.status) && delay
-        ? `You see this game ${delay} event${delay === 1 ? '' : 's'} behind the table (its spectator delay), and no one's hand.`
-        : 'You see what every watcher sees: the table, never a hand.'),
+        ? t('watch.delayed', { n: delay })
+        : t('watch.live')),
       st.view ? board(st.view, { names: seatNames(st.summary), edition: rs.edition, version: st.version, deadline: delay ? null : st.summary.deadline,
         recent: motion.el, open: seatOpen, toggle: toggleSeat })
-        : h('p', {}, 'The game has not started yet.'));
+        : h('p', {}, t('watch.notStarted')));
     motion.shown(st.version, main);
   }
   return () => { live.stop(); motion.stop(); };

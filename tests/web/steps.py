@@ -85,7 +85,8 @@ def play_one_move(page: Page) -> str:
     wanted kind. Returns its kind. The kinds are read in one go from the page (the table can
     be redrawn between two questions), and the click goes to a button of that kind. No two
     moves offered read alike (two copies of a card make one move, not two buttons)."""
-    moves = page.get_by_role("region", name="Your moves")
+    # A German edition's table speaks German: "Deine Züge".
+    moves = page.get_by_role("region", name=re.compile(r"^(Your moves|Deine Züge)$"))
     buttons: list[list[str]] = page.evaluate(
         """() => [...document.querySelectorAll('.move-list button.move:not([disabled])')]
               .map(b => [[...b.classList].find(c => c.startsWith('m-')), b.textContent])""")

@@ -206,3 +206,80 @@ def test_the_page_speaks_german_by_the_browsers_language_and_by_the_switch(brows
     finally:
         context.close()
     assert not errors, errors
+
+
+# English that a German table must not show (whole words, as the English sentences have them).
+ENGLISH_MARKERS = ["discards", "pairs", "draws", "challenges", "to act", "Your hand", "Skip",
+                   "Draw pile", "Discard", "in hand", "stack", "deciding", "Game log", "Round",
+                   "turn", "Your moves", "Verification", "Previous", "Checking",
+                   "Seeds of the deal", "Resign"]
+
+
+def english_in(text: str) -> list[str]:
+    return [w for w in ENGLISH_MARKERS if re.search(rf"\b{re.escape(w)}\b", text)]
+
+
+def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser, server):
+    context = browser.new_context(base_url=server.url, locale="de-DE",
+                                  viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto("/")
+        page.get_by_role("button", name="Gegen Bots spielen").click()
+        page.wait_for_url(re.compile(r"#/game/[\w-]+$"))
+        game = page.url.rsplit("/", 1)[1]
+        expect(page.get_by_role("heading", name=re.compile(r"^Deine Hand \("))).to_be_visible()
+        decided = sum(decide_by_key(page) for _ in range(3))
+        assert decided == 3
+        # The seat panels, whose decision it is, the piles.
+        expect(page.locator(".seat .meta").first).to_contain_text("auf der Hand")
+        expect(page.locator(".pile.draw .caption")).to_have_text("Nachziehstapel")
+        expect(page.locator("#turn")).to_contain_text(
+            re.compile(r"ist am Zug|muss|darf|wählt|vorbei"))
+        # The log tells the bots' moves in German sentences ("Bot 2 legt Klavier ab.").
+        log = page.get_by_role("region", name="Spielprotokoll, älteste zuerst")
+        expect(log).to_contain_text("Runde 1 ist gegeben")
+        expect(log).to_contain_text(re.compile(r"Bot \d \(\w+\) (legt|paart|bildet|fordert|zieht)"))
+        # The skip control says it in German even while hidden.
+        assert page.locator(".skip-motion").text_content().startswith("Überspringen » ")
+        assert page.get_by_role("region", name="Letzte Ereignisse").count() == 1
+        # While it shows, the longer German word leaves the lines beside it readable.
+        assert page.evaluate("""() => {
+            const b = document.querySelector('.skip-motion');
+            const l = document.querySelector('.recent-lines');
+            if (b.hidden) return true;
+            const pad = parseFloat(getComputedStyle(l).paddingRight);
+            const right = l.getBoundingClientRect().right - pad;
+            return right <= b.getBoundingClientRect().left + 1; }""")
+        screenshot(page, "table-de-played")
+        table_text = page.locator("main").inner_text()
+        assert not english_in(table_text), english_in(table_text)
+        assert not english_in(page.locator(".skip-motion").text_content() or "")
+
+        # Played to the end: the scores and the server's verification in German too.
+        while decide_by_key(page):
+            pass
+        expect(page.get_by_role("region", name="Endstand")).to_be_visible()
+        expect(page.locator(".verify")).to_contain_text("Geprüft: die Hash-Kette hält")
+        over_text = page.locator("main").inner_text()
+        assert not english_in(over_text), english_in(over_text)
+
+        page.goto(f"/#/audit/{game}")
+        expect(page.get_by_role("heading", name=re.compile(r"^Prüfung"))).to_be_visible()
+        expect(page.get_by_role("group", name="Durch die Versionen gehen")).to_be_visible()
+        page.keyboard.press("End")
+        expect(page.locator(".stage .event")).to_contain_text(re.compile(r"^Version \d+: "))
+        expect(page.locator(".verify-box")).not_to_contain_text("Wird geprüft")
+        # The checks in this browser, their names and findings in German.
+        expect(page.locator("[data-check='Hash chain']")).to_contain_text(
+            re.compile(r"^✓ Hash-Kette: sie hält über \d+ Ereignisse"))
+        expect(page.locator("[data-check='Seeds']")).to_contain_text(
+            "der Master-Seed passt zu seiner Festlegung")
+        screenshot(page, "audit-de")
+        audit_text = page.locator("main").inner_text()
+        assert not english_in(audit_text), english_in(audit_text)
+    finally:
+        context.close()
+    assert not errors, errors

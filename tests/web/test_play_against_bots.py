@@ -41,14 +41,14 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     cara.page.goto("/")
     sign_up(cara.page, "Cara")
     cara.page.goto(f"/#/watch/{game}")
-    expect(cara.page.get_by_role("region", name="The table")).to_be_visible()
-    assert cara.page.get_by_role("region", name="Your hand").count() == 0
+    expect(cara.page.get_by_role("region", name="Der Tisch")).to_be_visible()
+    assert cara.page.get_by_role("region", name="Deine Hand").count() == 0
 
     # The German edition's cards go by their German names, with their values.
     german = {c["type"]: (c["name_de"], c["value"]) for e in httpx.get(
         f"{server.url}/v1/rulesets").json()["editions"] if e["id"] == "de_2024"
         for c in e["classic_cards"]}
-    hand = page.get_by_role("group", name="Cards in your hand").locator("[data-card]")
+    hand = page.get_by_role("group", name="Karten auf deiner Hand").locator("[data-card]")
     expect(hand.first).to_be_visible()
     for card in hand.all():
         name, value = german[card.get_attribute("data-card").split("#")[0]]
@@ -66,15 +66,15 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
         kinds.append(play_one_move(page))
     seen.append(cards_on_page(page))
 
-    over = page.get_by_role("region", name="Final scores")
+    over = page.get_by_role("region", name="Endstand")
     expect(over).to_be_visible()
     expect(over.get_by_role("row")).to_have_count(5)  # a header and four seats
-    expect(page.locator(".verify")).to_contain_text("Verified: the hash chain holds")
+    expect(page.locator(".verify")).to_contain_text("Geprüft: die Hash-Kette hält")
     screenshot(page, "game-over")
     assert not serious_accessibility_issues(page)
 
     # The watcher saw it end live, without a reload.
-    expect(cara.page.get_by_role("region", name="Final scores")).to_be_visible()
+    expect(cara.page.get_by_role("region", name="Endstand")).to_be_visible()
     watched.append(cards_on_page(cara.page))
 
     history = [json.loads(line) for line in httpx.get(
