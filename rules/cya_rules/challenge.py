@@ -5,12 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from .actions import require_turn
-from .cards import PENNY_JAR
+from .cards import PENNY_JAR, CardInfo, Kind
 from .commands import Challenge, ChallengeDraft, Concede, PassDraft, Respond
 from .decision import Decision
 from .errors import RuleCode, RuleViolation
 from .events import ChallengeAnswered, ChallengeConceded, ChallengeOpened, DraftChallengePassed
-from .sets import Table, is_matching, next_required, play_kind
+from .sets import Table, next_required, play_kind
 from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind, GameState
 
 
@@ -136,20 +136,32 @@ def pass_draft(d: Decision, cmd: PassDraft, actor: int) -> None:
 def plays(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> list[tuple[str, ...]]:
     """Every play from `hand` that answers `asked` (1: single or Penny Jar; 2: double)."""
     if asked == 1:
-        return [(c,) for c in hand if is_matching(table, c, set_type)]
-    matching = [c for c in hand if is_matching(table, c, set_type) and table[c].type != PENNY_JAR]
-    out: list[tuple[str, ...]] = [(c,) for c in hand if table[c].type == PENNY_JAR]
+        return [(c,) for c in hand if _matches(table[c], set_type)]
+    matching: list[str] = []
+    out: list[tuple[str, ...]] = []
+    for c in hand:
+        info = table[c]
+        if info.type == PENNY_JAR:
+            out.append((c,))
+        elif _matches(info, set_type):
+            matching.append(c)
     out.extend(combinations(matching, 2))
     return out
 
 
 def has_play(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> bool:
     if asked == 1:
-        return any(is_matching(table, c, set_type) for c in hand)
+        return any(_matches(table[c], set_type) for c in hand)
     count = 0
     for c in hand:
-        if table[c].type == PENNY_JAR:
+        info = table[c]
+        if info.type == PENNY_JAR:
             return True
-        if is_matching(table, c, set_type):
+        if _matches(info, set_type):
             count += 1
     return count >= 2
+
+
+def _matches(info: CardInfo, set_type: str) -> bool:
+    """`sets.is_matching` on a looked-up card: these loops run for every hand on every turn."""
+    return info.kind is Kind.WILD or (info.kind is Kind.ASSET and info.type == set_type)

@@ -71,7 +71,11 @@ def _challenges(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     for target in range(state.players):
         if target == seat:
             continue
+        sets = len(state.stacks[target])
         for position in positions:
+            # The commonest refusal, checked before `target_error` builds its RuleViolation.
+            if sets < (2 if position == "top" else 3):
+                continue
             if target_error(state, seat, target, position):
                 continue
             asked = 1 if position == "top" else 2
