@@ -5,12 +5,12 @@ from __future__ import annotations
 from itertools import combinations
 
 from .actions import require_turn
-from .cards import PENNY_JAR, CardInfo, Kind
+from .cards import PENNY_JAR
 from .commands import Challenge, ChallengeDraft, Concede, PassDraft, Respond
 from .decision import Decision
 from .errors import RuleCode, RuleViolation
 from .events import ChallengeAnswered, ChallengeConceded, ChallengeOpened, DraftChallengePassed
-from .sets import Table, next_required, play_kind
+from .sets import Table, matching_cards, next_required, play_kind
 from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind, GameState
 
 
@@ -135,33 +135,28 @@ def pass_draft(d: Decision, cmd: PassDraft, actor: int) -> None:
 
 def plays(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> list[tuple[str, ...]]:
     """Every play from `hand` that answers `asked` (1: single or Penny Jar; 2: double)."""
+    matching = matching_cards(table, set_type)
     if asked == 1:
-        return [(c,) for c in hand if _matches(table[c], set_type)]
-    matching: list[str] = []
+        return [(c,) for c in hand if c in matching]
+    pairable: list[str] = []
     out: list[tuple[str, ...]] = []
     for c in hand:
-        info = table[c]
-        if info.type == PENNY_JAR:
+        if table[c].type == PENNY_JAR:
             out.append((c,))
-        elif _matches(info, set_type):
-            matching.append(c)
-    out.extend(combinations(matching, 2))
+        elif c in matching:
+            pairable.append(c)
+    out.extend(combinations(pairable, 2))
     return out
 
 
 def has_play(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> bool:
+    matching = matching_cards(table, set_type)
     if asked == 1:
-        return any(_matches(table[c], set_type) for c in hand)
+        return not matching.isdisjoint(hand)
     count = 0
     for c in hand:
-        info = table[c]
-        if info.type == PENNY_JAR:
+        if table[c].type == PENNY_JAR:
             return True
-        if _matches(info, set_type):
+        if c in matching:
             count += 1
     return count >= 2
-
-
-def _matches(info: CardInfo, set_type: str) -> bool:
-    """`sets.is_matching` on a looked-up card: these loops run for every hand on every turn."""
-    return info.kind is Kind.WILD or (info.kind is Kind.ASSET and info.type == set_type)

@@ -140,13 +140,13 @@ def end_of_turn(d: Decision) -> None:
     for j in range(n):
         seat = (active + j) % n
         missing = hand_size - len(d.state.hands[seat])
-        drawn = d.state.draw_pile[:missing] if missing > 0 else ()
-        if drawn:
+        if missing > 0 and d.state.draw_pile:
+            drawn = d.state.draw_pile[:missing]
             d.emit(CardsDrawn(seat, len(drawn), drawn))
-    s = d.state
+    hands = d.state.hands
     for j in range(1, n + 1):  # seats with empty hands are skipped (§10, §17 A17)
         seat = (active + j) % n
-        if s.hands[seat]:
+        if hands[seat]:
             d.emit(TurnStarted(seat))
             return
     end_round(d)
