@@ -10,7 +10,7 @@ from .cards import MOVE, SWAP, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
 from .commands import SeatCommand
 from .draft import face_up_tops
-from .sets import Table, group_type, pair_type
+from .sets import Table, formable_pairs, group_type, pair_type
 from .state import (
     AwaitingAction,
     AwaitingChallengeReply,
@@ -47,8 +47,9 @@ def legal_commands(state: GameState, seat: int) -> list[SeatCommand]:
 
 def _turn_commands(state: GameState, table: Table, seat: int, taken: int) -> list[SeatCommand]:
     hand = state.hands[seat]
+    formable = formable_pairs(table)
     out: list[SeatCommand] = [
-        commands.FormSet("hand", (a, b)) for a, b in combinations(hand, 2) if pair_type(table, a, b)
+        commands.FormSet("hand", pair) for pair in combinations(hand, 2) if pair in formable
     ]
     if state.discard_pile:
         top = state.discard_pile[-1]

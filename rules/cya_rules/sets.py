@@ -61,6 +61,19 @@ def matching_cards(table: Table, set_type: str) -> frozenset[str]:
     return entry[1]
 
 
+_PAIRS: dict[int, tuple[Table, frozenset[tuple[str, str]]]] = {}
+
+
+def formable_pairs(table: Table) -> frozenset[tuple[str, str]]:
+    """Every (a, b) of `table`'s cards, in either order, that `pair_type` accepts, built once per
+    table: legal_commands tests every pair of hand cards against it on every turn."""
+    entry = _PAIRS.get(id(table))
+    if entry is None or entry[0] is not table:
+        pairs = frozenset((a, b) for a in table for b in table if pair_type(table, a, b))
+        entry = _PAIRS[id(table)] = (table, pairs)
+    return entry[1]
+
+
 def play_kind(table: Table, cards: tuple[str, ...], set_type: str) -> PlayKind | None:
     """§8.2: a single, a double, or a lone Penny Jar (which counts as two wilds). A play is
     exactly one of these; extra cards are never allowed (§17 A14)."""
