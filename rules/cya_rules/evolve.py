@@ -51,12 +51,12 @@ from .state import (
 
 
 def evolve(state: GameState, event: Event) -> GameState:
-    return _HANDLERS[type(event)](state, event)
+    return HANDLERS[type(event)](state, event)
 
 
 def fold(state: GameState, events: Iterable[Event]) -> GameState:
     for event in events:
-        state = _HANDLERS[type(event)](state, event)
+        state = HANDLERS[type(event)](state, event)
     return state
 
 
@@ -265,7 +265,7 @@ def _game_ended(s: GameState, e: GameEnded) -> GameState:
     return replace(s, status="finished", winners=e.winners, pending=GameOver())
 
 
-_HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
+HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     GameStarted: _game_started,
     RoundStarted: _round_started,
     TurnStarted: _turn_started,

