@@ -90,13 +90,24 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     tops = list(face_up_tops(state, seat))
     sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
     choices = [combo for k in sizes for combo in combinations(tops, k)]
-    return [
-        commands.DraftSet(h, combo)
-        for h in state.hands[seat]
-        if table[h].kind is not Kind.ACTION
-        for combo in choices
-        if group_type(table, (h, *combo))
-    ]
+    needs = [(combo, _completed_by(table, combo)) for combo in choices]
+    out: list[SeatCommand] = []
+    for h in state.hands[seat]:  # the same sets as group_type(table, (h, *combo)) accepts
+        info = table[h]
+        if info.kind is Kind.ASSET:
+            out += [commands.DraftSet(h, combo) for combo, need in needs
+                    if need == info.type or need == ""]
+        elif info.kind is Kind.WILD:
+            out += [commands.DraftSet(h, combo) for combo, need in needs if need]
+    return out
+
+
+def _completed_by(table: Table, combo: tuple[str, ...]) -> str | None:
+    """What hand card makes a set of `combo` (§17 A27), worked out once per choice: an asset or a
+    wild where `combo` has that asset type, any asset ("") where it is all wilds, none (None)."""
+    if all(table[c].kind is Kind.WILD for c in combo):
+        return ""
+    return group_type(table, combo)
 
 
 def _advanced(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
