@@ -10,7 +10,7 @@ from .commands import Challenge, ChallengeDraft, Concede, PassDraft, Respond
 from .decision import Decision
 from .errors import RuleCode, RuleViolation
 from .events import ChallengeAnswered, ChallengeConceded, ChallengeOpened, DraftChallengePassed
-from .sets import Table, is_matching, next_required, play_kind
+from .sets import Table, matching_cards, next_required, play_kind
 from .state import AwaitingChallengeReply, AwaitingDraftChallenge, ChallengeKind, GameState
 
 
@@ -135,21 +135,28 @@ def pass_draft(d: Decision, cmd: PassDraft, actor: int) -> None:
 
 def plays(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> list[tuple[str, ...]]:
     """Every play from `hand` that answers `asked` (1: single or Penny Jar; 2: double)."""
+    matching = matching_cards(table, set_type)
     if asked == 1:
-        return [(c,) for c in hand if is_matching(table, c, set_type)]
-    matching = [c for c in hand if is_matching(table, c, set_type) and table[c].type != PENNY_JAR]
-    out: list[tuple[str, ...]] = [(c,) for c in hand if table[c].type == PENNY_JAR]
-    out.extend(combinations(matching, 2))
+        return [(c,) for c in hand if c in matching]
+    pairable: list[str] = []
+    out: list[tuple[str, ...]] = []
+    for c in hand:
+        if table[c].type == PENNY_JAR:
+            out.append((c,))
+        elif c in matching:
+            pairable.append(c)
+    out.extend(combinations(pairable, 2))
     return out
 
 
 def has_play(table: Table, hand: tuple[str, ...], set_type: str, asked: int) -> bool:
+    matching = matching_cards(table, set_type)
     if asked == 1:
-        return any(is_matching(table, c, set_type) for c in hand)
+        return not matching.isdisjoint(hand)
     count = 0
     for c in hand:
         if table[c].type == PENNY_JAR:
             return True
-        if is_matching(table, c, set_type):
+        if c in matching:
             count += 1
     return count >= 2

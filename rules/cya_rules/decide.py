@@ -100,7 +100,12 @@ def _advance(d: Decision, stop_before_hidden_from: int | None = None) -> bool:
         p = s.pending
         if stop_before_hidden_from is not None and _hidden_from(stop_before_hidden_from, s):
             return True
-        if isinstance(p, Flipping):
+        if isinstance(p, AwaitingAction):  # first: the commonest by far
+            if p.actions_taken and not s.hands[p.seat]:
+                d.emit(TurnEnded(p.seat, auto=True))  # nothing left to act with
+            else:
+                return False
+        elif isinstance(p, Flipping):
             draft.flip_step(d)
         elif isinstance(p, TurnOver):
             rounds.end_of_turn(d)
@@ -115,8 +120,6 @@ def _advance(d: Decision, stop_before_hidden_from: int | None = None) -> bool:
             ):
                 return False
             d.emit(DraftChallengePassed(p.eligible, auto=True))
-        elif isinstance(p, AwaitingAction) and p.actions_taken and not s.hands[p.seat]:
-            d.emit(TurnEnded(p.seat, auto=True))  # nothing left to act with
         else:
             return False
 

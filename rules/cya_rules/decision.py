@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import CardInfo, card_table
 from .errors import RuleCode, RuleViolation
 from .events import Event
-from .evolve import evolve
+from .evolve import HANDLERS
 from .state import GameState
 
 
@@ -19,7 +19,7 @@ class Decision:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = HANDLERS[type(event)](self.state, event)  # `evolve`, one call fewer
 
     # Checks shared by the command handlers.
 

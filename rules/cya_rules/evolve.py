@@ -28,7 +28,16 @@ from .events import (
 )
 from .evolve_draft import DRAFT_HANDLERS, start_flips
 from .shuffle import round_seed
-from .stack_edits import assets_first, move_stack, push_set, put, resume_turn, swap_tops, take_hand
+from .stack_edits import (
+    assets_first,
+    move_stack,
+    push_set,
+    put,
+    resume_after,
+    resume_turn,
+    swap_tops,
+    take_hand,
+)
 from .state import (
     AwaitingAction,
     AwaitingChallengeReply,
@@ -42,12 +51,12 @@ from .state import (
 
 
 def evolve(state: GameState, event: Event) -> GameState:
-    return _HANDLERS[type(event)](state, event)
+    return HANDLERS[type(event)](state, event)
 
 
 def fold(state: GameState, events: Iterable[Event]) -> GameState:
     for event in events:
-        state = _HANDLERS[type(event)](state, event)
+        state = HANDLERS[type(event)](state, event)
     return state
 
 
@@ -106,25 +115,27 @@ def _set_formed(s: GameState, e: SetFormed) -> GameState:
         shown = e.face_up()
         hidden = tuple(c for c in e.cards if c not in shown)
         cards, secrets = (*shown, *hidden), secrets | {(c, e.seat) for c in hidden}
-    s = replace(
+    taken = s.actions_taken + 1
+    return replace(
         s,
         hands=take_hand(s, e.seat, from_hand),
         stacks=push_set(s.stacks, e.seat, CardSet(e.set_type, assets_first(s, cards))),
         discard_pile=s.discard_pile if e.source == "hand" else s.discard_pile[:-1],
-        actions_taken=s.actions_taken + 1,
+        actions_taken=taken,
         set_secrets=secrets,
+        pending=resume_after(s, taken),
     )
-    return replace(s, pending=resume_turn(s))
 
 
 def _card_discarded(s: GameState, e: CardDiscarded) -> GameState:
-    s = replace(
+    taken = s.actions_taken + 1
+    return replace(
         s,
         hands=take_hand(s, e.seat, (e.card,)),
         discard_pile=(*s.discard_pile, e.card),
-        actions_taken=s.actions_taken + 1,
+        actions_taken=taken,
+        pending=resume_after(s, taken),
     )
-    return replace(s, pending=resume_turn(s))
 
 
 def _cards_drawn(s: GameState, e: CardsDrawn) -> GameState:
@@ -190,45 +201,47 @@ def _challenge_conceded(s: GameState, e: ChallengeConceded) -> GameState:
     blocked = s.blocked
     if winner == p.defender and s.ruleset.rechallenge_blocked:
         blocked = blocked | {(p.challenger, p.defender)}
-    s = replace(s, stacks=stacks, blocked=blocked)
     if p.kind == "draft":
-        return start_flips(s)
-    return replace(s, pending=resume_turn(s))
+        return start_flips(replace(s, stacks=stacks, blocked=blocked))
+    return replace(s, stacks=stacks, blocked=blocked, pending=resume_turn(s))
 
 
 def _set_improved(s: GameState, e: SetImproved) -> GameState:
     top = s.stacks[e.seat][-1]
     improved = CardSet(top.type, assets_first(s, (e.card, *top.cards)))
-    s = replace(
+    taken = s.actions_taken + 1
+    return replace(
         s,
         hands=take_hand(s, e.seat, (e.card,)),
         stacks=put(s.stacks, e.seat, (*s.stacks[e.seat][:-1], improved)),
-        actions_taken=s.actions_taken + 1,
+        actions_taken=taken,
+        pending=resume_after(s, taken),
     )
-    return replace(s, pending=resume_turn(s))
 
 
 def _swap_played(s: GameState, e: SwapPlayed) -> GameState:
-    s = replace(
+    taken = s.actions_taken + 1
+    return replace(
         s,
         hands=take_hand(s, e.seat, (e.card,)),
         stacks=swap_tops(s.stacks, e.seat, e.target_seat),
         out_of_play=(*s.out_of_play, e.card),
-        actions_taken=s.actions_taken + 1,
+        actions_taken=taken,
+        pending=resume_after(s, taken),
     )
-    return replace(s, pending=resume_turn(s))
 
 
 def _move_played(s: GameState, e: MovePlayed) -> GameState:
     target = e.target_seat
-    s = replace(
+    taken = s.actions_taken + 1
+    return replace(
         s,
         hands=take_hand(s, e.seat, (e.card,)),
         stacks=put(s.stacks, target, move_stack(s.stacks[target], e.direction)),
         out_of_play=(*s.out_of_play, e.card),
-        actions_taken=s.actions_taken + 1,
+        actions_taken=taken,
+        pending=resume_after(s, taken),
     )
-    return replace(s, pending=resume_turn(s))
 
 
 def _turn_ended(s: GameState, e: TurnEnded) -> GameState:
@@ -252,7 +265,7 @@ def _game_ended(s: GameState, e: GameEnded) -> GameState:
     return replace(s, status="finished", winners=e.winners, pending=GameOver())
 
 
-_HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
+HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     GameStarted: _game_started,
     RoundStarted: _round_started,
     TurnStarted: _turn_started,

@@ -10,7 +10,7 @@ from .cards import MOVE, SWAP, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
 from .commands import SeatCommand
 from .draft import face_up_tops
-from .sets import Table, group_type, pair_type
+from .sets import Table, formable_pairs, group_type, pair_type
 from .state import (
     AwaitingAction,
     AwaitingChallengeReply,
@@ -47,8 +47,9 @@ def legal_commands(state: GameState, seat: int) -> list[SeatCommand]:
 
 def _turn_commands(state: GameState, table: Table, seat: int, taken: int) -> list[SeatCommand]:
     hand = state.hands[seat]
+    formable = formable_pairs(table)
     out: list[SeatCommand] = [
-        commands.FormSet("hand", (a, b)) for a, b in combinations(hand, 2) if pair_type(table, a, b)
+        commands.FormSet("hand", pair) for pair in combinations(hand, 2) if pair in formable
     ]
     if state.discard_pile:
         top = state.discard_pile[-1]
@@ -71,7 +72,11 @@ def _challenges(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     for target in range(state.players):
         if target == seat:
             continue
+        sets = len(state.stacks[target])
         for position in positions:
+            # The commonest refusal, checked before `target_error` builds its RuleViolation.
+            if sets < (2 if position == "top" else 3):
+                continue
             if target_error(state, seat, target, position):
                 continue
             asked = 1 if position == "top" else 2
@@ -85,13 +90,24 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
     tops = list(face_up_tops(state, seat))
     sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
     choices = [combo for k in sizes for combo in combinations(tops, k)]
-    return [
-        commands.DraftSet(h, combo)
-        for h in state.hands[seat]
-        if table[h].kind is not Kind.ACTION
-        for combo in choices
-        if group_type(table, (h, *combo))
-    ]
+    needs = [(combo, _completed_by(table, combo)) for combo in choices]
+    out: list[SeatCommand] = []
+    for h in state.hands[seat]:  # the same sets as group_type(table, (h, *combo)) accepts
+        info = table[h]
+        if info.kind is Kind.ASSET:
+            out += [commands.DraftSet(h, combo) for combo, need in needs
+                    if need == info.type or need == ""]
+        elif info.kind is Kind.WILD:
+            out += [commands.DraftSet(h, combo) for combo, need in needs if need]
+    return out
+
+
+def _completed_by(table: Table, combo: tuple[str, ...]) -> str | None:
+    """What hand card makes a set of `combo` (§17 A27), worked out once per choice: an asset or a
+    wild where `combo` has that asset type, any asset ("") where it is all wilds, none (None)."""
+    if all(table[c].kind is Kind.WILD for c in combo):
+        return ""
+    return group_type(table, combo)
 
 
 def _advanced(state: GameState, table: Table, seat: int) -> list[SeatCommand]:

@@ -137,16 +137,17 @@ def end_of_turn(d: Decision) -> None:
     out mid-way leaves later seats short (§17 A16)."""
     s = d.state
     n, hand_size, active = s.players, s.ruleset.hand_size, s.active
-    for j in range(n):
+    for j in range(n if s.draw_pile else 0):
         seat = (active + j) % n
-        missing = hand_size - len(d.state.hands[seat])
-        drawn = d.state.draw_pile[:missing] if missing > 0 else ()
-        if drawn:
+        missing = hand_size - len(s.hands[seat])
+        if missing > 0 and s.draw_pile:
+            drawn = s.draw_pile[:missing]
             d.emit(CardsDrawn(seat, len(drawn), drawn))
-    s = d.state
+            s = d.state
+    hands = s.hands
     for j in range(1, n + 1):  # seats with empty hands are skipped (§10, §17 A17)
         seat = (active + j) % n
-        if s.hands[seat]:
+        if hands[seat]:
             d.emit(TurnStarted(seat))
             return
     end_round(d)

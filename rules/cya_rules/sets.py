@@ -47,6 +47,33 @@ def is_matching(table: Table, card: str, set_type: str) -> bool:
     return info.kind is Kind.WILD or (info.kind is Kind.ASSET and info.type == set_type)
 
 
+_MATCHING: dict[tuple[int, str], tuple[Table, frozenset[str]]] = {}
+
+
+def matching_cards(table: Table, set_type: str) -> frozenset[str]:
+    """Every card of `table` that `is_matching` `set_type`, built once per table and type: the
+    challenge enumerations test whole hands against it on every step of a search. The entry
+    keeps its table, so the `id` it is keyed by stays that table's."""
+    entry = _MATCHING.get((id(table), set_type))
+    if entry is None or entry[0] is not table:
+        cards = frozenset(c for c in table if is_matching(table, c, set_type))
+        entry = _MATCHING[(id(table), set_type)] = (table, cards)
+    return entry[1]
+
+
+_PAIRS: dict[int, tuple[Table, frozenset[tuple[str, str]]]] = {}
+
+
+def formable_pairs(table: Table) -> frozenset[tuple[str, str]]:
+    """Every (a, b) of `table`'s cards, in either order, that `pair_type` accepts, built once per
+    table: legal_commands tests every pair of hand cards against it on every turn."""
+    entry = _PAIRS.get(id(table))
+    if entry is None or entry[0] is not table:
+        pairs = frozenset((a, b) for a in table for b in table if pair_type(table, a, b))
+        entry = _PAIRS[id(table)] = (table, pairs)
+    return entry[1]
+
+
 def play_kind(table: Table, cards: tuple[str, ...], set_type: str) -> PlayKind | None:
     """§8.2: a single, a double, or a lone Penny Jar (which counts as two wilds). A play is
     exactly one of these; extra cards are never allowed (§17 A14)."""

@@ -16,7 +16,7 @@ import pytest
 from cya_rules import Event, SeatCommand
 from cya_rules.bots import greedy, rollout
 from cya_rules.decide import _SEAT_HANDLERS
-from cya_rules.evolve import _HANDLERS
+from cya_rules.evolve import HANDLERS
 from cya_rules.evolve_draft import DRAFT_HANDLERS
 from cya_rules.table.lobby import LobbyEvent, evolve_lobby
 from cya_rules.table.timeouts import TimeoutEvent, evolve_seats
@@ -28,8 +28,8 @@ def test_given_every_seat_command_then_the_engine_has_its_decider():
 
 
 def test_given_every_domain_event_then_the_fold_has_its_handler():
-    assert set(_HANDLERS) == set(typing.get_args(Event))
-    assert set(DRAFT_HANDLERS) <= set(_HANDLERS)
+    assert set(HANDLERS) == set(typing.get_args(Event))
+    assert set(DRAFT_HANDLERS) <= set(HANDLERS)
 
 
 def test_given_every_seat_command_then_the_greedy_and_rollout_bots_score_it():
