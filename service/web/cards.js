@@ -1,7 +1,7 @@
 // Card names and values per edition, from GET /v1/rulesets (loaded once). A card id is
 // `<type>#<n>`; its type carries the name and value. de_2024 games use the German names.
 import { api } from './api.js';
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 import { art } from './pictures.js';
 
 let types = null; // edition -> type -> {kind, value, name_en, name_de}
@@ -27,7 +27,9 @@ export const typeName = (edition, idOrType) => {
   return edition === 'de_2024' ? c.name_de : c.name_en;
 };
 
-export const money = (n) => (n === null || n === undefined ? '—' : `$${n.toLocaleString('en-US')}`);
+// German writes the amount first and groups by points: 130.000 $ (as the custom form's words do).
+export const money = (n) => (n === null || n === undefined ? '—'
+  : lang() === 'de' ? `${n.toLocaleString('de-DE')} $` : `$${n.toLocaleString('en-US')}`);
 
 // "Gold ($50,000)"; action cards have no value.
 export function label(edition, id) {

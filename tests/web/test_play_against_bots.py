@@ -52,7 +52,7 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     expect(hand.first).to_be_visible()
     for card in hand.all():
         name, value = german[card.get_attribute("data-card").split("#")[0]]
-        expect(card).to_have_text(f"{name} ${value:,}")
+        expect(card).to_have_text(f"{name} {value:,} $".replace(",", "."))  # German amounts
 
     seen, watched, kinds = [], [], []
     while settle(page) == "move":
