@@ -37,6 +37,16 @@ export function whoseDecision(view, names) {
 // where a phone's thumb and reader find them. `open(seat)` says whether a seat shows its
 // whole stack; with `toggle`, its name is a button that opens or closes it (a phone shows
 // the others compact).
+// The seats: compact on a phone until tapped (one line each, the top set as a card), open on a
+// wide screen; a seat tapped open or shut stays so. `redraw` draws the table again.
+export function seatFolding(redraw) {
+  const narrow = matchMedia('(max-width: 899px)');
+  const opened = new Map();
+  const isOpen = (seat) => opened.get(seat) ?? !narrow.matches;
+  narrow.addEventListener('change', redraw);
+  return { isOpen, toggle: (seat) => { opened.set(seat, !isOpen(seat)); redraw(); } };
+}
+
 export function board(view, { names, edition, version, deadline, mySeat = null, hooks = {}, hands = null, controls = null, recent = null, open = () => true, toggle = null }) {
   const card = (id, attrs) => cardFace(h, edition, id, attrs);
   const ctx = { view, names, edition, card, mySeat, hooks, hands, open, toggle };

@@ -2,7 +2,7 @@
 // cards and seats, the log, resign, and the scores and verification at the end.
 import { api, prefetched } from './api.js';
 import { announce, h, replace, unannounce } from './dom.js';
-import { board, seatNames } from './board.js';
+import { board, seatFolding, seatNames } from './board.js';
 import { loadCards, typeName } from './cards.js';
 import { cardsOf, describe, distinct, keysAtMoves, matching, targetOf } from './moves.js';
 import { againButtons, followAfterEnd } from './again.js';
@@ -77,13 +77,7 @@ export async function mount(root, { id }) {
   const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: st.seat });
   const log = logPanel(told);
   const motion = playback(told);
-  // The seats: compact on a phone until tapped (one line each, the top set as a card), open
-  // on a wide screen; a seat tapped open or shut stays so.
-  const narrow = matchMedia('(max-width: 899px)');
-  const opened = new Map();
-  const seatOpen = (seat) => opened.get(seat) ?? !narrow.matches;
-  const toggleSeat = (seat) => { opened.set(seat, !seatOpen(seat)); render(); };
-  narrow.addEventListener('change', () => st.view && render());
+  const { isOpen: seatOpen, toggle: toggleSeat } = seatFolding(() => st.view && render());
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
   // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js, i18n.js).
   await forEdition(st.summary.ruleset.edition);

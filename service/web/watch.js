@@ -4,7 +4,7 @@
 // spectator delay reaches watchers that many events behind the table while it runs.
 import { api } from './api.js';
 import { announce, h, replace, unannounce } from './dom.js';
-import { board, seatNames } from './board.js';
+import { board, seatFolding, seatNames } from './board.js';
 import { loadCards } from './cards.js';
 import { liveGame } from './live.js';
 import { logPanel } from './logpanel.js';
@@ -23,12 +23,7 @@ export async function mount(root, { id }) {
   const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: null });
   const log = logPanel(told);
   const motion = playback(told);
-  // The seats: compact on a phone until tapped, open on a wide screen (as at the table).
-  const narrow = matchMedia('(max-width: 899px)');
-  const opened = new Map();
-  const seatOpen = (seat) => opened.get(seat) ?? !narrow.matches;
-  const toggleSeat = (seat) => { opened.set(seat, !seatOpen(seat)); render(); };
-  narrow.addEventListener('change', () => st.view && render());
+  const { isOpen: seatOpen, toggle: toggleSeat } = seatFolding(() => st.view && render());
 
   // GET /games/{id} is the summary and the spectator's view in one answer, both as of the
   // spectator delay's horizon (that many events behind while the game runs, never before
