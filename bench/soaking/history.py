@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from cya_rules import player_view, spectator_view
 from cya_rules.log.codec import EventCodec
+from cya_rules.log.history import HistoryLine
 from cya_rules.table.lobby import SeatResigned
 from cya_rules.table.timeouts import SeatHandedToBot
 from service.events.records import StoredEvent, redacted_for
@@ -26,20 +26,6 @@ from service.table.game import Game, apply, horizon
 CARD_ID = re.compile(r"[a-z_]+#\d+")
 _codec = EventCodec()
 _encode = msgspec.json.Encoder().encode
-
-
-class Line(msgspec.Struct):
-    """One line of `GET /history`; `data` as stored."""
-
-    version: int
-    type: str
-    schema_version: int
-    visibility: str
-    command_id: str | None
-    actor: str | None
-    recorded_at: datetime
-    hash: str
-    data: msgspec.Raw
 
 
 def plain(value: Any) -> Any:
@@ -54,7 +40,7 @@ def card_ids(value: Any) -> set[str]:
 class Replay:
     def __init__(self, game_id: str, ndjson: bytes) -> None:
         self.game_id = game_id
-        self.lines = [msgspec.json.decode(raw, type=Line)
+        self.lines = [msgspec.json.decode(raw, type=HistoryLine)
                       for raw in ndjson.splitlines() if raw.strip()]
         self.stored = [StoredEvent(game_id, x.version, x.type, x.schema_version,
                                    _codec.decode(x.type, x.schema_version, bytes(x.data)),
