@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -47,6 +48,9 @@ CHALLENGE_NEWS, SEEK_NEWS = "matchmaking-challenge", "matchmaking-seek"
 NEWS_KEYS = frozenset({CHALLENGE_NEWS, SEEK_NEWS})
 QUICK_PLAY_TURN_CLOCK = 60  # seconds: a matched game must not wait for an absent seeker
 REPAIR_AFTER = timedelta(seconds=5)
+# How often a tick also looks for games a stopped process left unopened (older than
+# REPAIR_AFTER anyway): the ticks between cost one query, seekers or not.
+REPAIR_EVERY_S = 1.0
 RECENT = timedelta(minutes=1)
 OPEN_AT_ONCE = 32  # games this process opens at once
 
@@ -81,6 +85,7 @@ class Matchmaker:
         self.pairing = CoalescedPairing(self.pair_kind)
         self._opening: dict[str, asyncio.Task[None]] = {}  # by seek id: its match's game
         self._gate = asyncio.Semaphore(OPEN_AT_ONCE)
+        self._repaired_at = -REPAIR_EVERY_S  # monotonic: the first tick repairs
 
     # Challenges.
 
@@ -263,18 +268,22 @@ class Matchmaker:
         await self._tell(*(s.player_id for s in group), key=SEEK_NEWS)
 
     async def tick(self) -> int:
-        """Pair every kind that has seekers waiting (their ranges widen with time), and open
-        the games a stopped process left unopened; how many stalled games it opened. With a
-        standing arena, its bots seek first."""
+        """Pair every kind that has seekers waiting (their ranges widen with time), and, at
+        most every `REPAIR_EVERY_S`, open the games a stopped process left unopened; how
+        many stalled games it opened. With a standing arena, its bots seek first."""
         if self.arena_players:
             await seek_for_arena(self.store, self.arena_players)
         async with self.store.read() as conn:
             kinds = await rows.waiting_kinds(conn)
+        for kind in kinds:
+            await self.pairing.pair(kind)
+        if time.monotonic() - self._repaired_at < REPAIR_EVERY_S:
+            return 0
+        self._repaired_at = time.monotonic()
+        async with self.store.read() as conn:
             before = datetime.now(UTC) - REPAIR_AFTER
             stalled = await rows.unopened_matches(conn, before)
             accepts = await rows.unopened_accepts(conn, before)
-        for kind in kinds:
-            await self.pairing.pair(kind)
         for match_id, group in stalled.items():
             await self._open_match_game(match_id, group)
         for c in accepts:
