@@ -1,7 +1,8 @@
 """Per-game, in-process fan-out of the log for streams and long polls.
 
 However many clients follow a game in this process, one task listens for its publishes and
-reads each new stretch of the log once; every follower then redacts the shared events for its
+reads each new stretch of the log once (or takes it from the publish, when the publish carries
+the events that follow the feed's); every follower then redacts the shared events for its
 own seat. A publish is only a hint: every `poll` seconds one task of the process also reads
 the recorded version of every game followed here, in one query, and the feeds behind it read
 their logs, so a lost message delays a stream by at most `poll` seconds and never loses an
@@ -22,6 +23,7 @@ from cya_rules.table.seats import SeatHolder
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.pipeline.hooks import Publisher
+from service.pipeline.publishers import Published
 from service.projections.games import recorded_versions
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
@@ -97,7 +99,8 @@ class Feed:
             self._extend([s for s in read if s.version > self.version])  # `take` may have
 
     def take(self, stored: Sequence[StoredEvent]) -> None:
-        """Events this process has just committed, when they follow the feed's: no read."""
+        """Events just committed (by this process, or carried by a publish), when they follow
+        the feed's: no read."""
         if stored and stored[0].version == self.version + 1:
             self._extend(stored)
 
@@ -162,7 +165,7 @@ class Feed:
 
     async def _pump(self) -> None:
         sub = self.publisher.subscribe(self.game_id)
-        pending: asyncio.Task[int] | None = None
+        pending: asyncio.Task[Published] | None = None
         loop, last_loss = asyncio.get_running_loop(), float("-inf")
         try:
             while True:
@@ -171,7 +174,9 @@ class Feed:
                 await asyncio.wait({pending})
                 finished, pending = pending, None
                 try:
-                    if finished.result() <= self.version:
+                    published = finished.result()
+                    self.take(published.events)
+                    if published.version <= self.version:
                         continue
                 except Exception:
                     # The subscription failed (a publisher's connection lost): the pump used

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.events.records import StoredEvent
-from service.pipeline.publishers import PlayerNews
+from service.pipeline.publishers import PlayerNews, Published
 from service.table.clock import DueWork, players_to_tell
 from service.table.game import Game
 
@@ -28,9 +28,10 @@ UNPUBLISHED_MAX = 10_000  # games whose latest publish is owed, at most
 class Publisher(Protocol):
     """`publishers.LocalPublisher` or `publishers.RedisPublisher`."""
 
-    async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None: ...
+    async def publish(self, game_id: str, version: int, players: Sequence[str] = (),
+                      events: Sequence[StoredEvent] = ()) -> None: ...
 
-    def subscribe(self, game_id: str) -> AsyncIterator[int]: ...
+    def subscribe(self, game_id: str) -> AsyncIterator[Published]: ...
 
     def subscribe_players(self) -> AsyncIterator[PlayerNews]: ...
 
@@ -138,19 +139,24 @@ class CommitHints:
                                                          stored),
                              "could not tell %s of version %d of game %s",
                              type(listener).__name__, after.version, after.game_id)
-        await self.after_commit(after.game_id, after.version, due, players_to_tell(before, after))
+        await self.after_commit(after.game_id, after.version, due, players_to_tell(before, after),
+                                stored)
 
     async def after_commit(self, game_id: str, version: int, due: DueWork | None,
-                           players: Sequence[str] = ()) -> None:
-        """`players`: those the commit gives news to (`table.clock.players_to_tell`)."""
-        await self._publish(game_id, version, frozenset(players))
+                           players: Sequence[str] = (), events: Sequence[StoredEvent] = ()
+                           ) -> None:
+        """`players`: those the commit gives news to (`table.clock.players_to_tell`);
+        `events`: the commit's, for the game's followers in other processes."""
+        await self._publish(game_id, version, frozenset(players), events)
         await self._hint("schedule", lambda: self.scheduler.schedule(game_id, due),
                          "could not schedule the due work of game %s; the sweeper will",
                          game_id)
 
-    async def _publish(self, game_id: str, version: int, players: frozenset[str]) -> bool:
+    async def _publish(self, game_id: str, version: int, players: frozenset[str],
+                       events: Sequence[StoredEvent] = ()) -> bool:
+        """An owed publish goes without its events: its followers read them."""
         sent = await self._hint(
-            "publish", lambda: self.publisher.publish(game_id, version, sorted(players)),
+            "publish", lambda: self.publisher.publish(game_id, version, sorted(players), events),
             "could not publish version %d of game %s; streams will poll", version, game_id)
         if not sent:
             _, before = self._unpublished.pop(game_id, (0, frozenset()))

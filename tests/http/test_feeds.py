@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from service.http.feeds import Feeds
+from tests.workers.conftest import redis_db  # noqa: F401  (a fixture)
 
 
 class _NoEvents:
@@ -65,7 +66,8 @@ async def test_given_a_feed_already_past_then_waiting_still_lets_the_loop_run():
 class _Silent:
     """A publisher whose every message is lost: the feeds learn only from their timer."""
 
-    async def publish(self, game_id: str, version: int, players: object = ()) -> None:
+    async def publish(self, game_id: str, version: int, players: object = (),
+                      events: object = ()) -> None:
         return None
 
     async def subscribe(self, game_id: str) -> AsyncIterator[int]:
@@ -119,3 +121,48 @@ async def test_given_lost_publishes_then_one_query_a_round_finds_the_one_game_th
         await feeds.close()
     finally:
         await services.close()
+
+
+async def test_given_commits_in_another_process_then_their_publishes_carry_the_events(
+        tmp_path, redis_db):  # noqa: F811
+    # Each other process following the game read every commit back from the log (12% of the
+    # servers' CPU with two seats following on two processes): the publish now carries them.
+    from cya_rules.legal import legal_commands
+    from service.events.migrate import upgrade
+    from service.wiring.bootstrap import build
+    from service.wiring.settings import Settings
+    from tests.workers.games import humans, start_game
+
+    url = f"sqlite+aiosqlite:///{tmp_path}/carried.sqlite3"
+    await asyncio.to_thread(upgrade, url)
+    settings = Settings(database_url=url, redis_url=redis_db.url, scheduler="none")
+    committing, following = build(settings), build(settings)
+    reads: list[int] = []
+    real_tail = following.store.tail
+
+    async def counted_tail(game_id: str, after: int = 0) -> list:
+        reads.append(after)
+        return await real_tail(game_id, after)
+
+    following.store.tail = counted_tail  # type: ignore[method-assign]
+    try:
+        game_id = await start_game(committing, humans("a", "b"))
+        feeds = Feeds(following.store, following.publisher, poll=30)
+        async with feeds.follow(game_id) as feed:
+            for _ in range(50):  # Redis confirms the subscription: one read for what it missed
+                if len(reads) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            reads.clear()
+            for _ in range(12):
+                game = await committing.pipeline.load(game_id, fresh=True)
+                seat = game.state.pending_seats()[0]
+                await committing.pipeline.play(game_id, seat, legal_commands(game.state, seat)[0])
+                assert await feed.wait_past(game.version, 5)
+            assert reads == [], "every commit came with its publish"
+            log = await following.store.read_events(game_id)
+            assert feed.events == log and feed.version == log[-1].version
+        await feeds.close()
+    finally:
+        await committing.close()
+        await following.close()

@@ -20,7 +20,8 @@ class RedisComingBack:
         self.away = away
         self.published: list[tuple[str, int, frozenset[str]]] = []
 
-    async def publish(self, game_id: str, version: int, players: Sequence[str] = ()) -> None:
+    async def publish(self, game_id: str, version: int, players: Sequence[str] = (),
+                      events: Sequence[object] = ()) -> None:
         if self.away > 0:
             self.away -= 1
             raise ConnectionError("Redis is away")

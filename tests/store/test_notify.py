@@ -1,4 +1,5 @@
-"""After commit, (game, version) goes out through Redis pub/sub when Redis is configured."""
+"""After commit, (game, version) and the commit's events go out through Redis pub/sub when Redis
+is configured."""
 
 from __future__ import annotations
 
@@ -39,11 +40,14 @@ async def test_given_redis_then_subscribers_hear_each_commit(database_url):
         created = await p.create_game(CreateGame(QUICK4), "p0")
         updates = services.publisher.subscribe(created.game_id)
         # Once Redis confirms the subscription, a wake-up: read, anything before it was missed.
-        assert await asyncio.wait_for(anext(updates), 5) == ANY_VERSION
+        assert (await asyncio.wait_for(anext(updates), 5)).version == ANY_VERSION
 
         outcome = await p.lobby(created.game_id, TakeSeat(), "p1")
 
-        assert await asyncio.wait_for(anext(updates), 5) == outcome.version
+        published = await asyncio.wait_for(anext(updates), 5)
+        assert published.version == outcome.version
+        assert published.events == tuple(
+            await services.store.read_events(created.game_id, after=created.version))
         await updates.aclose()
     finally:
         await services.close()

@@ -153,7 +153,7 @@ async def test_given_a_viewer_then_the_log_hides_every_card_it_may_not_see(servi
     assert any(isinstance(e, RoundStarted) and e.draw_pile for e in full)
 
 
-async def test_after_commit_subscribers_hear_the_new_version(services):
+async def test_after_commit_subscribers_hear_the_new_version_with_its_events(services):
     p = services.pipeline
     created = await p.create_game(CreateGame(QUICK4, seats=(BotSeat(),)), "p0")
     updates = services.publisher.subscribe(created.game_id)
@@ -162,5 +162,8 @@ async def test_after_commit_subscribers_hear_the_new_version(services):
 
     outcome = await p.lobby(created.game_id, TakeSeat(), "p1")
 
-    assert await asyncio.wait_for(first, 5) == outcome.version
+    published = await asyncio.wait_for(first, 5)
+    assert published.version == outcome.version
+    assert published.events == tuple(
+        await services.store.read_events(created.game_id, after=created.version))
     await updates.aclose()

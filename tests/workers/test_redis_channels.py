@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 from redis.asyncio import Redis
 
-from service.pipeline.publishers import ANY_VERSION, CHANNEL_PREFIX, RedisPublisher
+from service.pipeline.publishers import ANY_VERSION, CHANNEL_PREFIX, Published, RedisPublisher
 from tests.tcp_proxy import TcpProxy
 
 from .conftest import RedisDb, proxied_url
@@ -38,12 +38,12 @@ async def _until(check: object, what: str) -> None:
 class _Follower:
     def __init__(self, publisher: RedisPublisher, game_id: str) -> None:
         self.got: list[int] = []
-        self._sub: AsyncIterator[int] = publisher.subscribe(game_id)
+        self._sub: AsyncIterator[Published] = publisher.subscribe(game_id)
         self.task = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        async for version in self._sub:
-            self.got.append(version)
+        async for published in self._sub:
+            self.got.append(published.version)
 
     def versions(self) -> list[int]:
         """What it got, the wake-ups (`ANY_VERSION`) left out."""
