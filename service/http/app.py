@@ -194,7 +194,8 @@ def create_app(
     settings = settings or get_settings()
     http = http or get_http_settings()
     services = build(settings, scheduler=scheduler, catch_up_first=settings.catches_up_first)
-    feeds = Feeds(services.store, services.publisher, http.poll_fallback_seconds)
+    feeds = Feeds(services.store, services.publisher, http.poll_fallback_seconds,
+                  services.pipeline)
     # This process's commits reach its own streams without a read back (`Feeds.committed`).
     services.pipeline.hints.listeners += (feeds,)
     runtime = Runtime(services, PlayerDirectory(services.engine), feeds,

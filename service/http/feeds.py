@@ -17,7 +17,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from cya_rules.table.seats import SeatHolder
 from service.events.event_store import EventStore
@@ -60,9 +60,20 @@ class After(NamedTuple):
     seats: tuple[SeatHolder | None, ...]
 
 
+class FollowedGames(Protocol):
+    """Told what each feed takes, and when a game is no longer followed here: the pipeline,
+    whose cached games then need no catch-up read before a command (`Pipeline.heard`)."""
+
+    def heard(self, game_id: str, events: Sequence[StoredEvent]) -> None: ...
+
+    def unfollowed(self, game_id: str) -> None: ...
+
+
 class Feed:
-    def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float) -> None:
+    def __init__(self, game_id: str, store: EventStore, publisher: Publisher, poll: float,
+                 followed: FollowedGames | None = None) -> None:
         self.game_id, self.store, self.publisher, self.poll = game_id, store, publisher, poll
+        self.followed = followed
         self.events: list[StoredEvent] = []
         self.after_each: list[After] = []  # the game after each event
         self._game: Game | None = Game(game_id)  # the events folded, for `after_each`
@@ -111,6 +122,8 @@ class Feed:
             self.events.extend(new)
             self._over = self._over or any(s.type == FINAL_EVENT for s in new)
             self.version = new[-1].version
+            if self.followed is not None:
+                self.followed.heard(self.game_id, new)
             changed, self._changed = self._changed, asyncio.Event()
             changed.set()
 
@@ -205,8 +218,9 @@ class Feed:
 
 
 class Feeds:
-    def __init__(self, store: EventStore, publisher: Publisher, poll: float = 2.0) -> None:
-        self.store, self.publisher, self.poll = store, publisher, poll
+    def __init__(self, store: EventStore, publisher: Publisher, poll: float = 2.0,
+                 followed: FollowedGames | None = None) -> None:
+        self.store, self.publisher, self.poll, self.followed = store, publisher, poll, followed
         self._feeds: dict[str, Feed] = {}
         self.draining = False
         self._timer: asyncio.Task[None] | None = None
@@ -225,7 +239,8 @@ class Feeds:
             self._timer = asyncio.create_task(self._read_behind(), name="feeds-timer")
         feed = self._feeds.get(game_id)
         if feed is None:
-            feed = self._feeds[game_id] = Feed(game_id, self.store, self.publisher, self.poll)
+            feed = self._feeds[game_id] = Feed(game_id, self.store, self.publisher, self.poll,
+                                               self.followed)
             feed.draining = self.draining
             feed.users += 1
             try:
@@ -245,6 +260,8 @@ class Feeds:
         if feed.users == 0:
             if self._feeds.get(feed.game_id) is feed:
                 del self._feeds[feed.game_id]
+                if self.followed is not None:
+                    self.followed.unfollowed(feed.game_id)
             await feed.stop()
 
     async def committed(self, before: Game, after: Game, stored: Sequence[StoredEvent]

@@ -8,6 +8,7 @@ the version check, idempotency, the transaction, retries, and the after-commit h
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import secrets
@@ -219,6 +220,25 @@ class Pipeline:
             raise GameNotFound(game_id)
         return fold_stored(Game(game_id, created_at=stored[0].recorded_at), stored)
 
+    def heard(self, game_id: str, events: Sequence[StoredEvent]) -> None:
+        """Events a feed of this process took (committed here, carried by another process's
+        publish, or read from the log): a cached game just behind them moves forward, and a
+        command on a game followed here is then decided without the catch-up read
+        (`StateCache.current`; a commit whose publish is still on its way makes the decision
+        stale, and the append refuses it: it is decided again on the log's end)."""
+        if self.cache is None or not events:
+            return
+        self.cache.follow(game_id, events[-1].version)
+        cached = self.cache.get(game_id)
+        if cached is not None and cached.version == events[0].version - 1:
+            with contextlib.suppress(DamagedLog):  # the next command reads and reports it
+                self.catch_up(cached, events)
+
+    def unfollowed(self, game_id: str) -> None:
+        """No feed of this process follows the game any more."""
+        if self.cache is not None:
+            self.cache.unfollow(game_id)
+
     def catch_up(self, game: Game, newer: Sequence[StoredEvent]) -> Game:
         """`game` with the log's events after its version folded in (cached)."""
         if not newer:
@@ -237,7 +257,8 @@ class Pipeline:
         body_sha = hashlib.sha256(body).hexdigest() if command_id is not None else ""
         command = _Command(game_id, decide, body_sha, actor, command_id, expected_version,
                            creating, dry_run)
-        fresh = self.catch_up_first and not creating
+        fresh = (self.catch_up_first and not creating
+                 and (self.cache is None or self.cache.current(game_id) is None))
         for _ in range(self.retries + 1):
             attempt = await self._attempt(command, fresh)
             if isinstance(attempt, Outcome):
