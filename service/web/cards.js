@@ -41,12 +41,17 @@ export function label(edition, id) {
 const band = (c) => (c.kind !== 'asset' ? c.kind : c.value >= 20_000 ? 'v20' : c.value >= 15_000 ? 'v15' : c.value >= 10_000 ? 'v10' : 'v5');
 // German compounds break where a reader expects, not anywhere (<wbr>: no character added,
 // so the card's text stays its name).
-const JOINS = /(?<=.{4})(sammlung|karten|eisenbahn|geld|flugzeug|roller|glas|schwein|boot|konto|heim)$/;
+const JOINS = /(?<=.{4})(sammlung|karten|eisenbahn|geld|flugzeug|roller|glas|schwein|boot|konto|heim|stapel)$/;
 
-function nameParts(h, name) {
+const pieces = (word) => {
+  const m = word.length > 9 && word.match(JOINS);
+  return m ? [word.slice(0, m.index), m[1]] : [word];
+};
+
+// Words as text with a <wbr> at each such join: "Nachzieh<wbr>stapel" under a narrow pile.
+export function nameParts(h, name) {
   return name.split(' ').flatMap((word, i) => {
-    const m = word.length > 9 && word.match(JOINS);
-    const parts = m ? [word.slice(0, m.index), h('wbr'), m[1]] : [word];
+    const parts = pieces(word).flatMap((p, j) => (j ? [h('wbr'), p] : [p]));
     return i ? [' ', ...parts] : parts;
   });
 }

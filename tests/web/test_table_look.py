@@ -26,14 +26,16 @@ IDLE = """() => document.getAnimations().length === 0
   && document.querySelector('.skip-motion')?.hidden !== false"""
 
 
-def bots_game(server: Server, name: str, edition: str = "en_2022") -> tuple[dict[str, Any], str]:
-    """A player's key and a started 4-seat game of hers against three bots."""
+def bots_game(server: Server, name: str, edition: str = "en_2022", end_mode: str = "quick",
+              players: int = 4, **advanced: bool) -> tuple[dict[str, Any], str]:
+    """A player's key and a started game of hers (4 seats unless said) against bots."""
     me = httpx.post(f"{server.url}/v1/players", json={"name": name}).json()
     api = httpx.Client(base_url=f"{server.url}/v1",
                        headers={"Authorization": f"Bearer {me['api_key']}"})
     game = api.post("/games", json={
-        "ruleset": {"players": 4, "edition": edition, "end_mode": "quick"},
-        "bots": [{"level": "greedy", "seat": s} for s in (1, 2, 3)]}).json()["game_id"]
+        "ruleset": {"players": players, "edition": edition, "end_mode": end_mode,
+                    "advanced": advanced},
+        "bots": [{"level": "greedy", "seat": s} for s in range(1, players)]}).json()["game_id"]
     api.post(f"/games/{game}/start").raise_for_status()
     return me, game
 

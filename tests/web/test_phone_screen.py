@@ -1,0 +1,84 @@
+"""Issue 40, the phone's one screen, measured: a six-card hand and a challenge duel leave the
+moves on a 375 × 667 and a 375 × 812 screen; the "your decision" line never lies over the
+cards, the stacks or the moves; your own compact seat shows its stack value whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
+from .steps import play_one_move, settle
+from .test_table_look import IDLE, bots_game, sit_down
+
+PHONES = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
+
+# Where the parts a turn needs are, scrolled to the top: the viewport's rectangles.
+PARTS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+  const all = (s) => [...document.querySelectorAll(s)].map(box);
+  const status = document.getElementById('status');
+  return { move: all('.move-list button.move')[0] || null,
+           status: status.textContent ? box(status) : null,
+           covered: all(`.hand .card, .move-list button.move, .seat .fan, .seat h3,
+                         .piles .card, .duel`) };
+}"""
+
+def overlapping(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
+
+
+def moves_in_sight(page: Page, scene: str) -> None:
+    """At each phone's size, scrolled to the top: the first move is inside the screen, and
+    the status line covers nothing of the table, there or scrolled further down."""
+    for phone in PHONES:
+        page.set_viewport_size(phone)
+        page.evaluate("window.scrollTo(0, 0)")
+        parts: dict[str, Any] = page.evaluate(PARTS)
+        move = parts["move"]
+        assert move and move["top"] >= 0 and move["bottom"] <= phone["height"], (
+            f"{scene} at {phone}: the first move is at {move}")
+        for y in (0, 150, 400):
+            page.evaluate(f"window.scrollTo(0, {y})")
+            parts = page.evaluate(PARTS)
+            if parts["status"]:
+                hit = [b for b in parts["covered"] if overlapping(parts["status"], b)]
+                assert not hit, f"{scene}, scrolled {y}: the status line covers {hit}"
+        page.evaluate("window.scrollTo(0, 0)")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"phone-{scene}-{phone['height']}.png"))
+
+
+def own_value_whole(page: Page) -> None:
+    meta = page.locator(".seat.me > p.meta")
+    whole = meta.evaluate("m => m.scrollWidth <= m.clientWidth")
+    assert whole, f"your stack value is cut: {meta.inner_text()!r}"
+
+
+def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(people, server: Server):
+    me, game = bots_game(server, "Ada", end_mode="highest_after_3_rounds", hand_size_six=True)
+    page = people("ada").page
+    page.set_viewport_size(PHONES[0])
+    sit_down(page, me, game)
+    assert settle(page) == "move"
+    page.wait_for_function(IDLE, timeout=30_000)
+    expect(page.get_by_role("group", name="Cards in your hand").locator("[data-card]")
+           ).to_have_count(6)
+    moves_in_sight(page, "six-cards")
+    own_value_whole(page)
+    assert not serious_accessibility_issues(page)
+
+    # Played on, challenges first, until a duel waits for her answer.
+    while settle(page, timeout_s=60) == "move":
+        if page.locator(".duel").count() and page.locator(".m-respond").count():
+            break
+        play_one_move(page)
+    else:
+        raise AssertionError("the game ended before a duel waited for Ada")
+    page.wait_for_function(IDLE, timeout=60_000)
+    moves_in_sight(page, "duel")
+    own_value_whole(page)
+    screenshot(page, "phone-duel")
