@@ -56,6 +56,10 @@ export function nameParts(h, name) {
   });
 }
 
+// The longest piece a name may not break inside: the stylesheet sizes the name's type so it
+// fits the card's width (a word is never cut in its middle: "Matratzen", "verdeckt").
+const longest = (name) => `--longest:${Math.max(...name.split(' ').flatMap(pieces).map((p) => p.length))}`;
+
 // A card as the page shows it: its picture, name and value (a ribbon says WILD or ACTION), its id in
 // data-card (tests and the audit viewer read it; it is a card the viewer may see anyway).
 // The text reads "Name $value": the value chip sits on top by the stylesheet, not by order.
@@ -66,11 +70,11 @@ export function cardFace(h, edition, id, attrs = {}) {
     // The ribbon is drawn by the stylesheet from data-ribbon: not part of the card's text.
     dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: t(`ribbon.${c.kind}`) }), ...(attrs.dataset || {}) },
   }, art(type),
-  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
+  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null, style: longest(name) }, nameParts(h, name)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
 }
 
 // A face-down card: the pattern of the deck's back, and what it stands for as text.
 export function cardBack(h, text, attrs = {}) {
-  return h('span', { ...attrs, class: `card back ${attrs.class || ''}` }, h('span', { class: 'name' }, text));
+  return h('span', { ...attrs, class: `card back ${attrs.class || ''}` }, h('span', { class: 'name', style: longest(text) }, text));
 }

@@ -1,6 +1,7 @@
 """Issue 40, the phone's one screen, measured: a six-card hand and a challenge duel leave the
 moves on a 375 × 667 and a 375 × 812 screen; the "your decision" line never lies over the
-cards, the stacks or the moves; your own compact seat shows its stack value whole."""
+cards, the stacks or the moves; your own compact seat shows its stack value whole; in German a
+value chip is one line and no word breaks in its middle."""
 
 from __future__ import annotations
 
@@ -25,6 +26,42 @@ PARTS = """() => {
            covered: all(`.hand .card, .move-list button.move, .seat .fan, .seat h3,
                          .piles .card, .duel`) };
 }"""
+
+# Every word of the page's text cut across two lines (not at a space, a hyphen or a <wbr>).
+# Text the page keeps for screen readers alone (a 1 px box) is not drawn, so not read here.
+BROKEN_WORDS = """() => {
+  const found = [];
+  const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const parent = node.parentElement;
+    if (parent.getBoundingClientRect().width <= 2 || parent.closest('[aria-hidden=true]')) continue;
+    for (const m of node.data.matchAll(/[^\\s-]+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const tops = [...r.getClientRects()].filter((b) => b.width > 0).map((b) => b.top);
+      if (tops.some((t) => tops.some((u) => Math.abs(t - u) > 3))) found.push(m[0]);
+    }
+  }
+  return found;
+}"""
+
+# A draft pile as the table draws one whose top card is face down, put beside the others.
+FACE_DOWN_PILE = """async () => {
+  const { cardBack } = await import('/cards.js');
+  const { h } = await import('/dom.js');
+  const { t } = await import('/i18n.js');
+  const card = cardBack(h, t('board.faceDown'));
+  document.querySelector('.piles').append(h('div', { class: 'pile draft' }, card));
+  return card.textContent;
+}"""
+
+# The value chips that take more than one line, or stick out of their card.
+WRAPPED_CHIPS = """() => [...document.querySelectorAll('main .card .value')].filter((v) => {
+  const line = parseFloat(getComputedStyle(v).lineHeight), r = v.getBoundingClientRect();
+  const card = v.closest('.card').getBoundingClientRect();
+  return r.width > 0 && (r.height > line * 1.5 || r.right > card.right + 1);
+}).map((v) => v.textContent)"""
+
 
 def overlapping(a: dict[str, float], b: dict[str, float]) -> bool:
     return (a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
@@ -82,3 +119,40 @@ def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(people, se
     moves_in_sight(page, "duel")
     own_value_whole(page)
     screenshot(page, "phone-duel")
+
+
+def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser, server: Server):
+    me, game = bots_game(server, "Anna", edition="de_2024", players=3)
+    context = browser.new_context(base_url=server.url, locale="de-DE", viewport=PHONES[1])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        sit_down(page, me, game)
+        for _ in range(3):
+            if settle(page) != "move":
+                break
+            play_one_move(page)
+        settle(page)
+        page.wait_for_function(IDLE, timeout=60_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert not page.evaluate(WRAPPED_CHIPS)
+        assert not page.evaluate(BROKEN_WORDS)
+        # A draft pile whose top is face down says "verdeckt" (not "ver-deckt" over two lines).
+        assert page.evaluate(FACE_DOWN_PILE) == "verdeckt"
+        assert not page.evaluate(BROKEN_WORDS)
+        own_value_whole(page)
+        if page.locator(".move-list button.move").count():
+            moves_in_sight(page, "de")
+        screenshot(page, "phone-de")
+        assert not serious_accessibility_issues(page)
+        # The other screens a German phone shows before a game.
+        page.goto("/")
+        expect(page.get_by_role("button", name="Gegen Bots spielen")).to_be_visible()
+        assert not page.evaluate(BROKEN_WORDS), "the start page"
+        page.get_by_role("link", name="Eigenes Spiel").click()
+        expect(page.get_by_role("form", name="Eigenes Spiel")).to_be_visible()
+        assert not page.evaluate(BROKEN_WORDS), "the custom game"
+    finally:
+        context.close()
+    assert not errors, errors
