@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from .conftest import Server, screenshot, serious_accessibility_issues
+from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
 from .steps import play_one_move, settle, shown_version
 
 PHONE = {"width": 375, "height": 812}
@@ -150,6 +150,9 @@ def test_a_phone_shows_the_table_hand_moves_and_last_events_on_one_screen(people
         expect(marked.first).to_be_visible()
         assert all(t.startswith("Bot ") for t in marked.all_inner_texts())
         expect(page.locator(".recent-lines li").last).not_to_be_empty()
+        # One phone screen, as docs/web-table-after-375.png shows it.
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "table-look-phone-screen.png"))
         screenshot(page, "table-look")
         assert not serious_accessibility_issues(page)
 
