@@ -27,9 +27,10 @@ export const typeName = (edition, idOrType) => {
   return edition === 'de_2024' ? c.name_de : c.name_en;
 };
 
-// German writes the amount first and groups by points: 130.000 $ (as the custom form's words do).
+// German writes the amount first and groups by points: 130.000 $ (as the custom form's words do),
+// with a no-break space: an amount is never cut over two lines.
 export const money = (n) => (n === null || n === undefined ? '—'
-  : lang() === 'de' ? `${n.toLocaleString('de-DE')} $` : `$${n.toLocaleString('en-US')}`);
+  : lang() === 'de' ? `${n.toLocaleString('de-DE')}\u00a0$` : `$${n.toLocaleString('en-US')}`);
 
 // "Gold ($50,000)"; action cards have no value.
 export function label(edition, id) {

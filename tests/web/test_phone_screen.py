@@ -27,15 +27,16 @@ PARTS = """() => {
                          .piles .card, .duel`) };
 }"""
 
-# Every word of the page's text cut across two lines (not at a space, a hyphen or a <wbr>).
-# Text the page keeps for screen readers alone (a 1 px box) is not drawn, so not read here.
+# Every word of the page's text cut across two lines (not at a space, a hyphen or a <wbr>),
+# and every amount ("685.000 $" is one). Text the page keeps for screen readers alone (a 1 px
+# box) is not drawn, so not read here.
 BROKEN_WORDS = """() => {
   const found = [];
   const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
     const parent = node.parentElement;
     if (parent.getBoundingClientRect().width <= 2 || parent.closest('[aria-hidden=true]')) continue;
-    for (const m of node.data.matchAll(/[^\\s-]+/g)) {
+    for (const m of node.data.matchAll(/\\d[\\d.]*\\s\\$|[^\\s-]+/g)) {
       const r = document.createRange();
       r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
       const tops = [...r.getClientRects()].filter((b) => b.width > 0).map((b) => b.top);
