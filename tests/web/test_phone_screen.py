@@ -5,15 +5,16 @@ value chip is one line and no word breaks in its middle."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
+from .conftest import SCREENSHOTS, Person, Server, screenshot, serious_accessibility_issues
 from .steps import play_one_move, settle
 from .test_table_look import IDLE, bots_game, sit_down
 
-PHONES = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
+PHONES: tuple[ViewportSize, ...] = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
 
 # Where the parts a turn needs are, scrolled to the top: the viewport's rectangles.
 PARTS = """() => {
@@ -96,7 +97,8 @@ def own_value_whole(page: Page) -> None:
     assert whole, f"your stack value is cut: {meta.inner_text()!r}"
 
 
-def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(people, server: Server):
+def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(
+        people: Callable[[str], Person], server: Server) -> None:
     me, game = bots_game(server, "Ada", end_mode="highest_after_3_rounds", hand_size_six=True)
     page = people("ada").page
     page.set_viewport_size(PHONES[0])
@@ -122,7 +124,8 @@ def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(people, se
     screenshot(page, "phone-duel")
 
 
-def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser, server: Server):
+def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
+                                                               server: Server) -> None:
     me, game = bots_game(server, "Anna", edition="de_2024", players=3)
     context = browser.new_context(base_url=server.url, locale="de-DE", viewport=PHONES[1])
     page = context.new_page()

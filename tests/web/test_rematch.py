@@ -5,12 +5,13 @@ game's table."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 from playwright.sync_api import expect
 
-from .conftest import Server, screenshot, serious_accessibility_issues
+from .conftest import Person, Server, screenshot, serious_accessibility_issues
 from .steps import wait_until
 from .test_table_look import sit_down
 
@@ -35,7 +36,7 @@ def play_to_the_end(game: str, seats: list[httpx.Client]) -> None:
 
 
 def test_the_other_player_sees_the_rematch_offer_and_both_sit_at_the_new_table(
-        people, server: Server):
+        people: Callable[[str], Person], server: Server) -> None:
     (ada_me, ada_api), (bob_me, bob_api) = player(server, "Ada"), player(server, "Bob")
     game = ada_api.post("/games", json={
         "ruleset": {"players": 2, "end_mode": "quick"}, "public": False}).json()["game_id"]
