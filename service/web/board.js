@@ -3,7 +3,7 @@
 // audit viewer; `opts.hooks` lets the player's table hang actions on cards and seats.
 import { h } from './dom.js';
 import { art } from './pictures.js';
-import { cardBack, cardFace, money, typeName } from './cards.js';
+import { cardBack, cardFace, money, nameParts, typeName } from './cards.js';
 import { t } from './i18n.js';
 
 // The seat names a game's summary gives: a person's display name, or "Bot 3 (greedy)".
@@ -61,7 +61,7 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
       h('div', { class: 'piles' },
         h('div', { class: 'pile draw' },
           cardBack(h, `${view.draw_count}`, {}), h('span', { class: 'sr-only' }, t('board.cardsSr')),
-          h('span', { class: 'caption' }, t('board.drawPile'))),
+          h('span', { class: 'caption' }, nameParts(h, t('board.drawPile')))),
         h('div', { class: 'pile discard', ...hooks.discardTarget },
           view.discard_pile.length ? card(view.discard_pile.at(-1)) : h('span', { class: 'card empty' }, t('board.empty')),
           h('span', { class: 'caption' }, t('board.discard', { n: view.discard_pile.length }))),
@@ -74,7 +74,7 @@ export function board(view, { names, edition, version, deadline, mySeat = null, 
     me ? h('div', { class: 'seats mine' }, seat(me, ctx)) : null,
     mySeat !== null && view.hand && (view.hand.length || view.status === 'playing') ? h('section', { class: 'hand', 'aria-label': t('board.hand') },
       h('h2', {}, t('board.handN', { n: view.hand.length })),
-      h('div', { class: 'cards', role: 'group', 'aria-label': t('board.handCards') },
+      h('div', { class: 'cards', role: 'group', 'aria-label': t('board.handCards'), style: `--n:${view.hand.length}` },
         view.hand.map((id) => hooks.handCard ? hooks.handCard(id, card) : card(id)))) : null,
     controls,
     scores(view, names));
@@ -123,7 +123,7 @@ function duel(view, names, edition, card) {
   const p = view.pending;
   if (p.type !== 'challenge') return null;
   const where = t(`board.where.${p.kind === 'draft' || p.kind === 'stack_second' ? p.kind : 'top'}`);
-  return h('section', { class: 'duel', 'aria-label': t('board.challenge') },
+  return h('section', { class: 'duel challenge', 'aria-label': t('board.challenge') },
     h('h2', {}, t('board.duel', { who: names[p.challenger], whom: names[p.defender], set: typeName(edition, p.set_type), where })),
     h('ol', { class: 'pot', 'aria-label': t('board.pot') }, p.pot.map((play) => h('li', {},
       h('span', { class: 'who' }, names[play.seat]), play.cards.map((id) => card(id))))),

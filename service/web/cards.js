@@ -27,9 +27,10 @@ export const typeName = (edition, idOrType) => {
   return edition === 'de_2024' ? c.name_de : c.name_en;
 };
 
-// German writes the amount first and groups by points: 130.000 $ (as the custom form's words do).
+// German writes the amount first and groups by points: 130.000 $ (as the custom form's words do),
+// with a no-break space: an amount is never cut over two lines.
 export const money = (n) => (n === null || n === undefined ? '—'
-  : lang() === 'de' ? `${n.toLocaleString('de-DE')} $` : `$${n.toLocaleString('en-US')}`);
+  : lang() === 'de' ? `${n.toLocaleString('de-DE')}\u00a0$` : `$${n.toLocaleString('en-US')}`);
 
 // "Gold ($50,000)"; action cards have no value.
 export function label(edition, id) {
@@ -41,15 +42,24 @@ export function label(edition, id) {
 const band = (c) => (c.kind !== 'asset' ? c.kind : c.value >= 20_000 ? 'v20' : c.value >= 15_000 ? 'v15' : c.value >= 10_000 ? 'v10' : 'v5');
 // German compounds break where a reader expects, not anywhere (<wbr>: no character added,
 // so the card's text stays its name).
-const JOINS = /(?<=.{4})(sammlung|karten|eisenbahn|geld|flugzeug|roller|glas|schwein|boot|konto|heim)$/;
+const JOINS = /(?<=.{4})(sammlung|karten|eisenbahn|geld|flugzeug|roller|glas|schwein|boot|konto|heim|stapel)$/;
 
-function nameParts(h, name) {
+const pieces = (word) => {
+  const m = word.length > 9 && word.match(JOINS);
+  return m ? [word.slice(0, m.index), m[1]] : [word];
+};
+
+// Words as text with a <wbr> at each such join: "Nachzieh<wbr>stapel" under a narrow pile.
+export function nameParts(h, name) {
   return name.split(' ').flatMap((word, i) => {
-    const m = word.length > 9 && word.match(JOINS);
-    const parts = m ? [word.slice(0, m.index), h('wbr'), m[1]] : [word];
+    const parts = pieces(word).flatMap((p, j) => (j ? [h('wbr'), p] : [p]));
     return i ? [' ', ...parts] : parts;
   });
 }
+
+// The longest piece a name may not break inside: the stylesheet sizes the name's type so it
+// fits the card's width (a word is never cut in its middle: "Matratzen", "verdeckt").
+const longest = (name) => `--longest:${Math.max(...name.split(' ').flatMap(pieces).map((p) => p.length))}`;
 
 // A card as the page shows it: its picture, name and value (a ribbon says WILD or ACTION), its id in
 // data-card (tests and the audit viewer read it; it is a card the viewer may see anyway).
@@ -61,11 +71,11 @@ export function cardFace(h, edition, id, attrs = {}) {
     // The ribbon is drawn by the stylesheet from data-ribbon: not part of the card's text.
     dataset: { card: id, ...(c.kind === 'asset' ? {} : { ribbon: t(`ribbon.${c.kind}`) }), ...(attrs.dataset || {}) },
   }, art(type),
-  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null }, nameParts(h, name)),
+  h('span', { class: `name${name.length > 16 || name.split(' ').some((w) => w.length > 10) ? ' long' : ''}`, lang: edition === 'de_2024' ? 'de' : null, style: longest(name) }, nameParts(h, name)),
   c.kind === 'action' ? null : [' ', h('span', { class: 'value' }, money(c.value))]);
 }
 
 // A face-down card: the pattern of the deck's back, and what it stands for as text.
 export function cardBack(h, text, attrs = {}) {
-  return h('span', { ...attrs, class: `card back ${attrs.class || ''}` }, h('span', { class: 'name' }, text));
+  return h('span', { ...attrs, class: `card back ${attrs.class || ''}` }, h('span', { class: 'name', style: longest(text) }, text));
 }

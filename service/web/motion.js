@@ -154,7 +154,7 @@ export function playback(context) {
   // One card's flight, a copy in the layer (the table below already shows where it ended).
   function fly({ from, to, card, flip = false, pulse = false }, i) {
     const a = from?.getBoundingClientRect(), b = to?.getBoundingClientRect();
-    if (!a || !b || !b.width) return null;
+    if (!a?.width || !b?.width) return null; // from or to not shown (a phone hides the piles in a duel)
     delete card.dataset.card;
     card.classList.add('ghost');
     layer.append(card);

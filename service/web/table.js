@@ -103,7 +103,7 @@ export async function mount(root, { id }) {
       if (st.busy && st.until !== null && snap.version >= st.until) st.busy = false;
       Object.assign(st, { version: snap.version, view: turn.view, seat: resigned ? null : turn.seat, deadline: turn.deadline, legal: turn.legal_commands });
       st.selected = new Set([...st.selected].filter((c) => st.legal.some((cmd) => cardsOf(cmd).includes(c))));
-      if (!wasMine && st.legal.length) announce(t('table.yourDecision'));
+      if (!wasMine && st.legal.length) announce(t('table.yourDecision'), 'turn');
       if (wasMine && !st.legal.length) announce('');
       if (st.view?.status === 'finished' && !st.verify) checkGame();
       talk.seated(Boolean(st.view) && st.seat !== null && st.seat !== undefined);

@@ -15,6 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import CHROMIUM, Server, screenshot, serious_accessibility_issues
 from .steps import shown_version, sign_up
+from .test_phone_screen import BROKEN_WORDS
 
 assert CHROMIUM
 
@@ -254,6 +255,7 @@ def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser
             const right = l.getBoundingClientRect().right - pad;
             return right <= b.getBoundingClientRect().left + 1; }""")
         screenshot(page, "table-de-played")
+        assert not page.evaluate(BROKEN_WORDS)
         table_text = page.locator("main").inner_text()
         assert not english_in(table_text), english_in(table_text)
         assert not english_in(page.locator(".skip-motion").text_content() or "")
@@ -263,6 +265,7 @@ def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser
             pass
         expect(page.get_by_role("region", name="Endstand")).to_be_visible()
         expect(page.locator(".verify")).to_contain_text("Geprüft: die Hash-Kette hält")
+        assert not page.evaluate(BROKEN_WORDS)
         over_text = page.locator("main").inner_text()
         assert not english_in(over_text), english_in(over_text)
 
@@ -278,6 +281,7 @@ def test_a_german_table_speaks_german_in_the_seats_the_log_and_the_audit(browser
         expect(page.locator("[data-check='Seeds']")).to_contain_text(
             "der Master-Seed passt zu seiner Festlegung")
         screenshot(page, "audit-de")
+        assert not page.evaluate(BROKEN_WORDS)
         audit_text = page.locator("main").inner_text()
         assert not english_in(audit_text), english_in(audit_text)
     finally:

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from .conftest import Server, screenshot, serious_accessibility_issues
+from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
 from .steps import play_one_move, settle, shown_version
 
 PHONE = {"width": 375, "height": 812}
@@ -26,14 +26,16 @@ IDLE = """() => document.getAnimations().length === 0
   && document.querySelector('.skip-motion')?.hidden !== false"""
 
 
-def bots_game(server: Server, name: str, edition: str = "en_2022") -> tuple[dict[str, Any], str]:
-    """A player's key and a started 4-seat game of hers against three bots."""
+def bots_game(server: Server, name: str, edition: str = "en_2022", end_mode: str = "quick",
+              players: int = 4, **advanced: bool) -> tuple[dict[str, Any], str]:
+    """A player's key and a started game of hers (4 seats unless said) against bots."""
     me = httpx.post(f"{server.url}/v1/players", json={"name": name}).json()
     api = httpx.Client(base_url=f"{server.url}/v1",
                        headers={"Authorization": f"Bearer {me['api_key']}"})
     game = api.post("/games", json={
-        "ruleset": {"players": 4, "edition": edition, "end_mode": "quick"},
-        "bots": [{"level": "greedy", "seat": s} for s in (1, 2, 3)]}).json()["game_id"]
+        "ruleset": {"players": players, "edition": edition, "end_mode": end_mode,
+                    "advanced": advanced},
+        "bots": [{"level": "greedy", "seat": s} for s in range(1, players)]}).json()["game_id"]
     api.post(f"/games/{game}/start").raise_for_status()
     return me, game
 
@@ -148,6 +150,9 @@ def test_a_phone_shows_the_table_hand_moves_and_last_events_on_one_screen(people
         expect(marked.first).to_be_visible()
         assert all(t.startswith("Bot ") for t in marked.all_inner_texts())
         expect(page.locator(".recent-lines li").last).not_to_be_empty()
+        # One phone screen, as docs/web-table-after-375.png shows it.
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "table-look-phone-screen.png"))
         screenshot(page, "table-look")
         assert not serious_accessibility_issues(page)
 
