@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from cya_rules import commands
 from cya_rules.cards import PENNY_JAR, Edition, Kind, card_table
 from cya_rules.commands import SeatCommand
+from cya_rules.sets import Table
 from cya_rules.state import (
     AwaitingChallengeReply,
     AwaitingMoveDirections,
@@ -45,6 +46,7 @@ class Cards(NamedTuple):
     hand on every step, and a tuple or dict lookup is several times cheaper than a `CardInfo`'s
     attributes and the sums over them."""
 
+    table: Table
     rows: dict[str, tuple[int, int, Kind, str]]  # value, the cost of spending it, kind, type
     values: dict[str, int]
     units: dict[str, tuple[str, int]]  # its units in a challenge, by type (_WILDS for wilds)
@@ -60,16 +62,16 @@ def edition_cards(edition: Edition) -> Cards:
             for c, i in table.items()}
     units = {c: (_WILDS, 2 if i.type == PENNY_JAR else 1) if i.kind is Kind.WILD else (i.type, 1)
              for c, i in table.items() if i.kind is Kind.WILD or i.kind is Kind.ASSET}
-    return Cards(rows, {c: i.value for c, i in table.items()}, units, {}, {})
+    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, {}, {})
 
 
 class _Ctx:
     __slots__ = ("cards", "seat", "state", "table")
 
     def __init__(self, state: GameState, seat: int) -> None:
-        edition = state.ruleset.edition
-        self.state, self.seat, self.table = state, seat, card_table(edition)
-        self.cards = edition_cards(edition)
+        self.state, self.seat = state, seat
+        self.cards = edition_cards(state.ruleset.edition)
+        self.table = self.cards.table
 
 
 def rollout_choice(state: GameState, seat: int, legal: Sequence[SeatCommand],
