@@ -28,14 +28,12 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from cya_rules import GameState, RuleViolation, execute, legal_commands
-from cya_rules.cards import card_table
 from cya_rules.commands import SeatCommand
-from cya_rules.scoring import stack_value
 from cya_rules.views import GameView
 
 from .determinize import Deals
 from .expert import expert_scores
-from .rollout import rollout_scores
+from .rollout import edition_cards, rollout_scores
 from .rollout_turn import rollout_command
 
 # The level as the service runs it, and as the ladder measures it: DEFAULT_ITERATIONS a
@@ -217,9 +215,10 @@ def _rewards(state: GameState) -> list[float]:
     if state.status == "finished":
         share = 1 / len(state.winners)
         return [share if s in state.winners else 0.0 for s in range(n)]
-    table = card_table(state.ruleset.edition)
+    values = edition_cards(state.ruleset.edition).values  # `stack_value`, from a plain dict
     stacks = state.stacks or ((),) * n
-    scores = [state.totals[s] + stack_value(table, stacks[s]) for s in range(n)]
+    scores = [state.totals[s] + sum([values[c] for cs in stacks[s] for c in cs.cards])
+              for s in range(n)]
     top = max(scores)
     weights = [math.exp((x - top) / SCORE_SCALE) for x in scores]
     total = sum(weights)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 from cya_rules import commands
-from cya_rules.cards import PENNY_JAR, Kind, card_table
+from cya_rules.cards import PENNY_JAR, Edition, Kind, card_table
 from cya_rules.commands import SeatCommand
 from cya_rules.sets import Table
 from cya_rules.state import (
@@ -33,12 +34,44 @@ LOST_FIGHT = -60_000  # never open a challenge the guessed hands say we lose
 EXPLORE = 0.1  # share of random commands, so rollouts from one deal differ
 
 
-class _Ctx:
-    __slots__ = ("seat", "state", "table", "units")
+_WILDS = ""  # the key of a hand's wild units in `_unit_counts` (no set type is empty)
 
-    def __init__(self, state: GameState, seat: int, table: Table) -> None:
-        self.state, self.seat, self.table = state, seat, table
-        self.units: dict[int, dict[str, int]] = {}  # per seat, its `_unit_counts`
+
+# Draft choices from the face-up tops: each choice of pile cards, its gain, its `group`
+DraftChoices = tuple[list[tuple[str, ...]], list[int], list[str | None]]
+
+
+class Cards(NamedTuple):
+    """What the rollout reads of each card of an edition, built once: a rollout reads a whole
+    hand on every step, and a tuple or dict lookup is several times cheaper than a `CardInfo`'s
+    attributes and the sums over them."""
+
+    table: Table
+    rows: dict[str, tuple[int, int, Kind, str]]  # value, the cost of spending it, kind, type
+    values: dict[str, int]
+    units: dict[str, tuple[str, int]]  # its units in a challenge, by type (_WILDS for wilds)
+    counts: dict[tuple[str, ...], dict[str, int]]  # `_unit_counts` of hands met lately
+    # `rollout_turn`'s draft choices from the face-up tops met lately (and whether one only)
+    drafts: dict[tuple[tuple[str, ...], bool], DraftChoices]
+
+
+@cache
+def edition_cards(edition: Edition) -> Cards:
+    table = card_table(edition)
+    rows = {c: (i.value, WILD_SPENT if i.kind is Kind.WILD else 0, i.kind, i.type)
+            for c, i in table.items()}
+    units = {c: (_WILDS, 2 if i.type == PENNY_JAR else 1) if i.kind is Kind.WILD else (i.type, 1)
+             for c, i in table.items() if i.kind is Kind.WILD or i.kind is Kind.ASSET}
+    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, {}, {})
+
+
+class _Ctx:
+    __slots__ = ("cards", "seat", "state", "table")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.cards = edition_cards(state.ruleset.edition)
+        self.table = self.cards.table
 
 
 def rollout_choice(state: GameState, seat: int, legal: Sequence[SeatCommand],
@@ -48,18 +81,19 @@ def rollout_choice(state: GameState, seat: int, legal: Sequence[SeatCommand],
         return legal[0]
     if explore and rng.random() < explore:
         return legal[rng.randrange(len(legal))]
-    ctx = _Ctx(state, seat, card_table(state.ruleset.edition))
+    ctx = _Ctx(state, seat)
     return max(legal, key=lambda c: (_SCORES[type(c)](ctx, c), rng.random()))
 
 
 def rollout_scores(state: GameState, seat: int, legal: Sequence[SeatCommand]) -> list[float]:
     """The rollout policy's score of each legal command (higher is better)."""
-    ctx = _Ctx(state, seat, card_table(state.ruleset.edition))
+    ctx = _Ctx(state, seat)
     return [_SCORES[type(c)](ctx, c) for c in legal]
 
 
 def _value(ctx: _Ctx, cards: Sequence[str]) -> int:
-    return sum(ctx.table[c].value for c in cards)
+    values = ctx.cards.values
+    return sum([values[c] for c in cards])
 
 
 def _spent(ctx: _Ctx, cards: Sequence[str]) -> int:
@@ -71,25 +105,34 @@ def _set_value(ctx: _Ctx, card_set: CardSet) -> int:
 
 
 def _units(ctx: _Ctx, seat: int, set_type: str) -> int:
-    """`matching_units` of the seat's hand, from its counts read once a decision."""
-    counts = ctx.units.get(seat)
-    if counts is None:
-        counts = ctx.units[seat] = _unit_counts(ctx.table, ctx.state.hands[seat])
+    """`matching_units` of the seat's hand, from its counts (`hand_units`)."""
+    counts = hand_units(ctx.cards, ctx.state.hands[seat])
     return counts.get(set_type, 0) + counts[_WILDS]
 
 
-_WILDS = ""  # the key of a hand's wild units in `_unit_counts` (no set type is empty)
+KEPT = 4_096  # hands (or draft tops) whose reading an edition keeps: a search meets each often
 
 
-def _unit_counts(table: Table, hand: Sequence[str]) -> dict[str, int]:
+def hand_units(cards: Cards, hand: tuple[str, ...]) -> dict[str, int]:
+    """`_unit_counts` of `hand`, counted once while it is kept: in a rollout a hand stays the
+    same through every other seat's turns."""
+    counts = cards.counts.get(hand)
+    if counts is None:
+        if len(cards.counts) >= KEPT:
+            cards.counts.clear()
+        counts = cards.counts[hand] = _unit_counts(cards.units, hand)
+    return counts
+
+
+def _unit_counts(units: dict[str, tuple[str, int]], hand: Sequence[str]) -> dict[str, int]:
     """Assets per type, and under _WILDS the wilds' units (a Penny Jar counts two, §8.2)."""
     counts = {_WILDS: 0}
+    get = counts.get
     for c in hand:
-        info = table[c]
-        if info.kind is Kind.WILD:
-            counts[_WILDS] += 2 if info.type == PENNY_JAR else 1
-        elif info.kind is Kind.ASSET:
-            counts[info.type] = counts.get(info.type, 0) + 1
+        unit = units.get(c)
+        if unit is not None:
+            key, n = unit
+            counts[key] = get(key, 0) + n
     return counts
 
 

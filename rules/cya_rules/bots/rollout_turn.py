@@ -11,23 +11,26 @@ import random
 from itertools import combinations
 
 from cya_rules import commands, legal_commands
-from cya_rules.cards import MOVE, SWAP, Kind, card_table
-from cya_rules.challenge import plays, target_error
+from cya_rules.cards import MOVE, SWAP, Kind
+from cya_rules.challenge import plays
 from cya_rules.commands import SeatCommand
 from cya_rules.draft import face_up_tops
 from cya_rules.legal import DIRECTIONS
-from cya_rules.sets import group_type, pair_type
 from cya_rules.state import AwaitingAction, GameState
 
 from .rollout import (
+    _WILDS,
     ACTION_HELD,
     EXPLORE,
+    KEPT,
     LOST_FIGHT,
-    WILD_SPENT,
+    Cards,
+    DraftChoices,
     _Ctx,
     _set_value,
     _swap,
     _units,
+    hand_units,
     rollout_choice,
 )
 
@@ -67,36 +70,46 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
     best, each built only if its kind can reach the best score. `seat` must be the one to act."""
     pending = state.pending
     assert isinstance(pending, AwaitingAction) and pending.seat == seat
-    table = card_table(state.ruleset.edition)
-    ctx = _Ctx(state, seat, table)
+    ctx = _Ctx(state, seat)
     hand = state.hands[seat]
-    best = _Best()
-    info = [table[c] for c in hand]
-    value = [i.value for i in info]
-    spent = [WILD_SPENT if i.kind is Kind.WILD else 0 for i in info]
+    info = [ctx.cards.rows[c] for c in hand]
     # Pairs (§7.1): two assets of one type, or an asset and a wild; in the hand's order. The
-    # hot loop of a rollout: a command is built only at the best score so far.
+    # hot loop of a rollout: `_Best` inlined, a command built only at the best score so far.
     asset, wild = Kind.ASSET, Kind.WILD
-    net = [v - w for v, w in zip(value, spent, strict=True)]
+    net = [v - w for v, w, _, _ in info]
     most = max(net, default=0)
-    for i, a in enumerate(info):
-        if (a.kind is not asset and a.kind is not wild) or net[i] + most < best.score:
+    top_score = -math.inf
+    found: list[SeatCommand] = []
+    for i, (_, _, kind, type_) in enumerate(info):
+        if (kind is not asset and kind is not wild) or net[i] + most < top_score:
             continue
         for j in range(i + 1, len(hand)):
-            b = info[j]
-            if (a.type == b.type and a.kind is asset) if a.kind is b.kind else (
-                    b.kind is asset or b.kind is wild):
-                score = value[i] + value[j] - spent[i] - spent[j]
-                if score >= best.score:
-                    best.offer(score, commands.FormSet("hand", (hand[i], hand[j])))
+            score = net[i] + net[j]
+            if score < top_score:
+                continue
+            _, _, other, other_type = info[j]
+            if (type_ == other_type and kind is asset) if kind is other else (
+                    other is asset or other is wild):
+                command = commands.FormSet("hand", (hand[i], hand[j]))
+                if score > top_score:
+                    top_score, found = score, [command]
+                else:
+                    found.append(command)
+    best = _Best()
+    best.score, best.commands = top_score, found
     if state.discard_pile:
         top = state.discard_pile[-1]
-        top_value = table[top].value + 4_000
+        top_value, _, top_kind, top_type = ctx.cards.rows[top]
         for i, c in enumerate(hand):
-            if value[i] + top_value - spent[i] >= best.score and pair_type(table, c, top):
-                best.offer(value[i] + top_value - spent[i], commands.FormSet("discard", (c,)))
-    for i, c in enumerate(hand):
-        score = -ACTION_HELD if info[i].kind is Kind.ACTION else -value[i] - spent[i]
+            score = net[i] + top_value + 4_000
+            _, _, kind, type_ = info[i]
+            # `pair_type(table, c, top)`, from the rows read above
+            if score >= best.score and ((type_ == top_type if top_kind is asset else
+                                         top_kind is wild) if kind is asset else
+                                        (kind is wild and top_kind is asset)):
+                best.offer(score, commands.FormSet("discard", (c,)))
+    for c, (value, spent, kind, _) in zip(hand, info, strict=True):
+        score = -ACTION_HELD if kind is Kind.ACTION else -value - spent
         if score >= best.score:
             best.offer(score, commands.Discard(c))
     if state.stacks[seat]:
@@ -110,21 +123,23 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
 
 
 def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
-    state, seat = ctx.state, ctx.seat
+    state, seat, stacks = ctx.state, ctx.seat, ctx.state.stacks
     positions = ("top", "second") if state.ruleset.advanced.second_set_challenge else ("top",)
+    counts = hand_units(ctx.cards, state.hands[seat])  # `_units` of the seat, read once
+    wilds = counts[_WILDS]
     for target in range(state.players):
         if target == seat:
             continue
-        stack = len(state.stacks[target])
+        stack = len(stacks[target])
         for position in positions:
-            # The bottom set is safe (§17 A10, A11): skip what `target_error` would refuse
-            # without building its error.
-            if stack < (2 if position == "top" else 3) or target_error(
-                    state, seat, target, position):
+            # What `target_error` refuses, without building its error: the bottom set is safe
+            # (§17 A10, A11), a lost challenge blocks its target (§13.2); the seat has a set and
+            # `positions` holds only the allowed ones.
+            if stack < (2 if position == "top" else 3) or (seat, target) in state.blocked:
                 continue
             asked = 1 if position == "top" else 2
-            target_set = state.stacks[target][-asked]
-            mine = _units(ctx, seat, target_set.type)
+            target_set = stacks[target][-asked]
+            mine = counts.get(target_set.type, 0) + wilds
             if mine < asked:
                 continue  # no play opens it
             won = 2 * _set_value(ctx, target_set)  # the score of `_fight`, without its cost
@@ -138,42 +153,77 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
 
 
 def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
-    state, table = ctx.state, ctx.table
-    tops = list(face_up_tops(state, ctx.seat))
-    sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
-    choices = [combo for k in sizes for combo in combinations(tops, k)]
-    gains = [sum(table[c].value for c in combo) + 4_000 * len(combo) for combo in choices]
+    state, rows = ctx.state, ctx.cards.rows
+    choices, gains, kinds = _draft_choices(ctx.cards, tuple(face_up_tops(state, ctx.seat)),
+                                           state.players == 3)
     most = max(gains, default=-math.inf)
+    asset, wild = Kind.ASSET, Kind.WILD
     for h in state.hands[ctx.seat]:
-        info = table[h]
-        if info.kind is Kind.ACTION:
+        value, spent, kind, type_ = rows[h]
+        if kind is not asset and kind is not wild:
             continue
-        own = info.value - (WILD_SPENT if info.kind is Kind.WILD else 0)
+        own = value - spent
         if own + most < best.score:
             continue  # no draft with this card reaches the best score
-        for combo, gain in zip(choices, gains, strict=True):
-            # `rollout._draft`'s score, before the command is built
-            if own + gain >= best.score and group_type(table, (h, *combo)):
+        for combo, gain, group in zip(choices, gains, kinds, strict=True):
+            # `rollout._draft`'s score, before the command is built; then whether
+            # `group_type(table, (h, *combo))` makes a set of them: one asset type, ≥ 1 asset
+            if own + gain >= best.score and group is not None and (
+                    group in (_WILDS, type_) if kind is asset else group != _WILDS):
                 best.offer(own + gain, commands.DraftSet(h, combo))
 
 
+def _draft_choices(cards: Cards, tops: tuple[str, ...], one: bool) -> DraftChoices:
+    """The pile cards a draft may take with `tops` face up (one only with 3 players, §14), each
+    with its gain and `_pile_group`; read once while kept (the tops change seldom)."""
+    known = cards.drafts.get((tops, one))
+    if known is None:
+        if len(cards.drafts) >= KEPT:
+            cards.drafts.clear()
+        rows = cards.rows
+        sizes = (1,) if one else range(1, len(tops) + 1)
+        choices = [combo for k in sizes for combo in combinations(tops, k)]
+        known = cards.drafts[tops, one] = (
+            choices, [sum([rows[c][0] for c in combo]) + 4_000 * len(combo) for combo in choices],
+            [_pile_group(rows, combo) for combo in choices])
+    return known
+
+
+def _pile_group(rows: dict[str, tuple[int, int, Kind, str]], combo: tuple[str, ...]
+                ) -> str | None:
+    """The one asset type of `combo`'s cards, _WILDS if all are wilds, None if they cannot lie
+    in one set (an action card, or two asset types)."""
+    group = _WILDS
+    for c in combo:
+        _, _, kind, type_ = rows[c]
+        if kind is Kind.ASSET:
+            if group not in (_WILDS, type_):
+                return None
+            group = type_
+        elif kind is not Kind.WILD:
+            return None
+    return group
+
+
 def _offer_advanced(ctx: _Ctx, best: _Best) -> None:
-    state, seat, table = ctx.state, ctx.seat, ctx.table
+    state, seat, rows = ctx.state, ctx.seat, ctx.cards.rows
     adv, hand, stacks = state.ruleset.advanced, state.hands[seat], state.stacks
     if adv.improve_set and stacks[seat]:
         top_type = stacks[seat][-1].type
         for c in hand:
-            if table[c].kind is Kind.ASSET and table[c].type == top_type:
-                best.offer(0.7 * table[c].value, commands.ImproveSet(c))
+            value, _, kind, type_ = rows[c]
+            if kind is Kind.ASSET and type_ == top_type:
+                best.offer(0.7 * value, commands.ImproveSet(c))
     if not adv.action_cards:
         return
     for c in hand:
-        if table[c].type == SWAP and stacks[seat]:
+        type_ = rows[c][3]
+        if type_ == SWAP and stacks[seat]:
             for t in range(state.players):
                 if t != seat and stacks[t]:
                     swap = commands.PlaySwap(c, t)
                     best.offer(_swap(ctx, swap), swap)
-        elif table[c].type == MOVE and best.score <= -ACTION_HELD - 1:
+        elif type_ == MOVE and best.score <= -ACTION_HELD - 1:
             for t in range(state.players):
                 if len(stacks[t]) >= 2:
                     for direction in DIRECTIONS:
