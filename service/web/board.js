@@ -8,7 +8,10 @@ import { t } from './i18n.js';
 
 // The seat names a game's summary gives: a person's display name, or "Bot 3 (greedy)".
 export function seatNames(summary) {
-  return summary.seats.map((s, i) => !s ? t('board.openSeat', { n: i + 1 })
+  const kept = (i) => summary.invited?.[i];
+  return summary.seats.map((s, i) => !s ? (kept(i)
+    ? t('board.keptFor', { n: i + 1, who: summary.names[kept(i)] || t('board.player', { n: i + 1 }) })
+    : t('board.openSeat', { n: i + 1 }))
     : s.kind === 'bot' ? t('board.bot', { n: i + 1, level: s.level })
       : summary.names[s.player_id] || t('board.player', { n: i + 1 }));
 }

@@ -133,7 +133,7 @@ export const DE = {
   'recent.title': 'Letzte Ereignisse', 'recent.skip': 'Überspringen » ',
 
   // Der Tisch (board.js).
-  'board.openSeat': ({ n }) => `Freier Platz ${n}`, 'board.bot': ({ n, level }) => `Bot ${n} (${level})`, 'board.player': ({ n }) => `Spieler ${n}`,
+  'board.openSeat': ({ n }) => `Freier Platz ${n}`, 'board.keptFor': ({ n, who }) => `Platz ${n}, reserviert für ${who}`, 'board.bot': ({ n, level }) => `Bot ${n} (${level})`, 'board.player': ({ n }) => `Spieler ${n}`,
   'board.required.1': 'einer Karte', 'board.required.2': 'zwei Karten',
   'board.toAct': ({ who, second }) => `${who} ist am Zug${second ? ' (zweite Aktion oder Zug beenden)' : ''}`,
   'board.mustAnswer': ({ who, required }) => `${who} muss die Herausforderung mit ${required} beantworten oder aufgeben`,

@@ -141,7 +141,7 @@ const EN = {
   'recent.title': 'Last events', 'recent.skip': 'Skip » ',
 
   // The table (board.js).
-  'board.openSeat': ({ n }) => `Open seat ${n}`, 'board.bot': ({ n, level }) => `Bot ${n} (${level})`, 'board.player': ({ n }) => `Player ${n}`,
+  'board.openSeat': ({ n }) => `Open seat ${n}`, 'board.keptFor': ({ n, who }) => `Seat ${n}, kept for ${who}`, 'board.bot': ({ n, level }) => `Bot ${n} (${level})`, 'board.player': ({ n }) => `Player ${n}`,
   'board.required.1': 'a single', 'board.required.2': 'a double',
   'board.toAct': ({ who, second }) => `${who} to act${second ? ' (second action or end turn)' : ''}`,
   'board.mustAnswer': ({ who, required }) => `${who} must answer the challenge with ${required} or give up`,

@@ -52,6 +52,9 @@ def test_the_other_player_sees_the_rematch_offer_and_both_sit_at_the_new_table(
     ada.page.wait_for_url(re.compile(rf"#/game/(?!{game})[\w-]+$"))
     rematch = ada.page.url.rsplit("/", 1)[1]
     expect(ada.page.get_by_role("heading", name="Waiting for 1 more player")).to_be_visible()
+    # Bob's seat is kept for him, and says so (it read "Open seat 1").
+    expect(ada.page.get_by_text("Seat 1, kept for Bob")).to_be_visible()
+    screenshot(ada.page, "rematch-waiting")
 
     # Bob's finished table hears of it (the page reads the log after the end) and offers it.
     expect(bob.page.get_by_role("status").filter(has_text="Ada offers a rematch.")

@@ -849,7 +849,8 @@ class GameSummary(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: when nobody was invited. Only that player may take a kept seat (`POST /seats`), or decline it
     #: (`POST /decline`), which opens it to anyone.
     invited: list[str | None]
-    #: The display names of the game's creator and of the players in `seats`, by player id.
+    #: The display names of the game's creator, of the players in `seats` and of those `invited`, by
+    #: player id.
     names: dict[str, str]
     #: The number of seats.
     players: int

@@ -90,8 +90,11 @@ WRITE_PROBLEMS = problem_responses(400, 401, 403, 404, 409, 413, 422, 429)
 
 
 def people(game: GameAccess | Lobby) -> list[str]:
-    """The player ids a game's summary names: its creator and its human seats'."""
-    return [game.creator] + [s.player_id for s in game.seats if isinstance(s, HumanSeat)]
+    """The player ids a game's summary names: its creator, its human seats' and those its kept
+    seats wait for (a rematch's)."""
+    invited = game.invited if isinstance(game, Lobby) else _invited.decode(game.row.invited)
+    return ([game.creator] + [s.player_id for s in game.seats if isinstance(s, HumanSeat)]
+            + [p for p in invited if p is not None])
 
 
 def _named(game: GameAccess | Lobby, names: dict[str, str]) -> dict[str, str]:

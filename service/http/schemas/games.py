@@ -135,8 +135,8 @@ class GameSummary(msgspec.Struct):
     ]
     names: Annotated[
         dict[str, str],
-        doc("The display names of the game's creator and of the players in `seats`, by "
-            "player id."),
+        doc("The display names of the game's creator, of the players in `seats` and of "
+            "those `invited`, by player id."),
     ]
     turn_clock: Annotated[
         int | None, doc("Seconds a human seat has for each decision; null: no clock.")

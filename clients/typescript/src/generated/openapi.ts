@@ -1985,7 +1985,7 @@ export interface components {
             game_id: string;
             /** @description Seats kept for invited players (a rematch's), by seat number: the player id, or null; empty when nobody was invited. Only that player may take a kept seat (`POST /seats`), or decline it (`POST /decline`), which opens it to anyone. */
             invited: (string | null)[];
-            /** @description The display names of the game's creator and of the players in `seats`, by player id. */
+            /** @description The display names of the game's creator, of the players in `seats` and of those `invited`, by player id. */
             names: {
                 [key: string]: string;
             };
