@@ -379,6 +379,7 @@ seeks = sa.Table(
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("edition", sa.String(32), nullable=False),
     sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("end_mode", sa.String(32), nullable=False, server_default="to_million"),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("rating_range", sa.Float, nullable=False),
     sa.Column("status", sa.String(16), nullable=False),
@@ -389,5 +390,5 @@ seeks = sa.Table(
     sa.Column("updated_at", Timestamp, nullable=False),
 )
 sa.Index("ix_seeks_waiting", seeks.c.status, seeks.c.players, seeks.c.edition, seeks.c.rated,
-         seeks.c.created_at)
+         seeks.c.end_mode, seeks.c.created_at)
 sa.Index("ix_seeks_player", seeks.c.player_id, seeks.c.updated_at)

@@ -29,10 +29,11 @@ class Kind(msgspec.Struct, frozen=True, order=True):
     players: int
     edition: str
     rated: bool
+    end_mode: str = "to_million"  # `cya_rules.EndMode`: how the game ends
 
     @property
     def key(self) -> str:
-        return f"{self.players}:{self.edition}:{int(self.rated)}"
+        return f"{self.players}:{self.edition}:{int(self.rated)}:{self.end_mode}"
 
 
 class Seek(msgspec.Struct, frozen=True):

@@ -39,8 +39,9 @@ export async function inviteFriends(players, edition) {
   return game.game_id;
 }
 
-// Quick play: a seek of this kind (unrated: a first game should not cost a rating).
-export const seek = (players, edition = editionFor()) => api.seek({ players, edition, rated: false });
+// Quick play: a seek of this kind (unrated: a first game should not cost a rating), ending as
+// a game against bots does.
+export const seek = (players, edition = editionFor()) => api.seek({ players, edition, rated: false, end_mode: endModeFor(players) });
 
 // The same game again: its rules, its bots where they sat, the other seats open (dealt at once
 // when bots fill them).

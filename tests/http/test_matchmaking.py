@@ -56,6 +56,27 @@ async def test_seekers_of_other_kinds_never_meet_and_a_waiting_seek_is_cancelled
     assert again.status_code == 200 and again.json()["status"] == "cancelled"
 
 
+async def test_seekers_of_other_ends_never_meet_and_those_of_one_end_play_it(api):
+    # An edition and count of their own: the session's server is shared with other tests.
+    kind = {"players": 6, "edition": "de_2024", "rated": False, "rating_range": 1000}
+    ann, bob, cy = await api.player("ann"), await api.player("bob"), await api.player("cy")
+    a = await _seek(api, ann, **kind)  # to a million: the default
+    b = await _seek(api, bob, **kind, end_mode="quick")
+    assert a["end_mode"] == "to_million" and b["end_mode"] == "quick"
+    assert a["status"] == b["status"] == "waiting"
+    more = [await api.player(f"q{n}") for n in range(4)]
+    for who in [cy, *more[:-1]]:
+        assert (await _seek(api, who, **kind, end_mode="quick"))["status"] == "waiting"
+    last = await _seek(api, more[-1], **kind, end_mode="quick")  # the sixth: a game
+    assert last["status"] == "matched"
+    game = (await api.get(bob, f"/v1/games/{last['game_id']}")).json()["summary"]
+    assert game["ruleset"]["end_mode"] == "quick" and game["players"] == 6
+    assert ann.player_id not in {s["player_id"] for s in game["seats"]}
+    assert (await api.get(ann, f"/v1/matchmaking/{a['seek_id']}")).json()["status"] == "waiting"
+    r = await api.http.delete(f"/v1/matchmaking/{a['seek_id']}", headers=ann.auth)
+    assert r.status_code == 200
+
+
 async def test_a_matched_seek_cannot_be_cancelled_and_one_player_never_meets_itself(api):
     # The session's server is shared (the contract fuzzer seeks too): other seekers of this
     # kind may take any of these seeks, so the checks hold whoever they meet.

@@ -162,6 +162,9 @@ def test_quick_play_pairs_two_browsers_and_a_watcher_sees_their_reactions(people
         expect(p.get_by_role("region", name="The table")).to_be_visible()
     game = ada.page.url.rsplit("/", 1)[1]
     assert bob.page.url.rsplit("/", 1)[1] == game
+    # A short game, as against bots (the matchmaker's own default plays to a million).
+    ruleset = ada.page.evaluate("() => window.cya.state.summary.ruleset")
+    assert ruleset["players"] == 2 and ruleset["end_mode"] == "highest_after_3_rounds"
 
     eve.page.goto(f"/#/watch/{game}")
     expect(eve.page.get_by_role("region", name="The table")).to_be_visible()

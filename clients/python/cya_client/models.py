@@ -1190,6 +1190,8 @@ class NewSeek(msgspec.Struct, kw_only=True, omit_defaults=True):
     """
     #: The edition.
     edition: Edition | UnsetType = UNSET
+    #: How the game ends (§12): only seekers of the same end are paired.
+    end_mode: EndMode | UnsetType = UNSET
     #: Seats, 2 to 6. Default: `2`.
     players: int | UnsetType = UNSET
     #: Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot
@@ -1912,6 +1914,8 @@ class SeekOut(msgspec.Struct, kw_only=True, omit_defaults=True):
     created_at: datetime
     #: The edition.
     edition: Edition
+    #: How the game ends (§12).
+    end_mode: EndMode
     #: The game it became, once matched.
     game_id: str | None
     #: The seeker.

@@ -20,7 +20,8 @@ SeekId = Annotated[str, Parameter(pattern=r"^[0-9a-f]{1,64}$", description="The 
 
 def seek_out(s: Seek) -> SeekOut:
     return SeekOut(s.seek_id, s.player_id, s.kind.players, s.kind.edition,  # type: ignore[arg-type]
-                   s.kind.rated, s.rating, s.rating_range, s.status, s.game_id, s.created_at)
+                   s.kind.rated, s.kind.end_mode, s.rating,  # type: ignore[arg-type]
+                   s.rating_range, s.status, s.game_id, s.created_at)
 
 
 class MatchmakingController(Controller):
@@ -30,8 +31,9 @@ class MatchmakingController(Controller):
 
     @post("/", operation_id="seekGame", summary="Seek a game (quick play)", status_code=201,
           responses=problem_responses(400, 401, 409, 413, 422, 429),
-          description="Seekers of the same kind (players, edition, rated) are paired oldest "
-          "first, within each other's rating range, which widens the longer they wait. A "
+          description="Seekers of the same kind (players, edition, rated, end mode) are "
+          "paired oldest first, within each other's rating range, which widens the longer they "
+          "wait. A "
           "match becomes a game, created and dealt; the news stream says `matched` with its "
           "id (and `game_started`). Bots may seek too. Answered `matched` at once when a "
           "compatible seeker was waiting.")
@@ -40,7 +42,8 @@ class MatchmakingController(Controller):
                    idempotency_key: IdempotencyKey = None) -> Response[SeekOut]:
         runtime, player = runtime_of(request), request.user
         s = await runtime.services.matchmaker.seek(
-            player.player_id, Kind(data.players, data.edition, data.rated), data.rating_range,
+            player.player_id, Kind(data.players, data.edition, data.rated, data.end_mode),
+            data.rating_range,
             idempotency_key)
         return Response(seek_out(s), status_code=201,
                         headers={"Location": f"/v1/matchmaking/{s.seek_id}"})

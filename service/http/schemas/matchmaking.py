@@ -8,7 +8,7 @@ from typing import Annotated
 
 import msgspec
 
-from cya_rules import RuleSet
+from cya_rules import EndMode, RuleSet
 from cya_rules.cards import Edition
 from cya_rules.docs import doc
 from cya_rules.table.lobby import RATED_DOC
@@ -71,6 +71,9 @@ class NewSeek(msgspec.Struct, forbid_unknown_fields=True):
     players: Annotated[int, msgspec.Meta(ge=2, le=6), doc("Seats, 2 to 6.")] = 2
     edition: Annotated[Edition, doc("The edition.")] = Edition.EN_2022
     rated: Annotated[bool, doc(RATED_DOC)] = False
+    end_mode: Annotated[EndMode, doc(
+        "How the game ends (§12): only seekers of the same end are paired.")] = \
+        EndMode.TO_MILLION
     rating_range: Annotated[float, msgspec.Meta(ge=0, le=1_000), doc(
         "± rating (ordinal) you accept at first; it widens by the server's "
         "`CYA_MATCH_WIDEN_PER_S` each second you wait.")] = 5.0
@@ -84,6 +87,7 @@ class SeekOut(msgspec.Struct):
     players: Annotated[int, doc("Seats.")]
     edition: Annotated[Edition, doc("The edition.")]
     rated: Annotated[bool, doc(RATED_DOC)]
+    end_mode: Annotated[EndMode, doc("How the game ends (§12).")]
     rating: Annotated[float, doc("Your rating (ordinal) in the family when you sought.")]
     rating_range: Annotated[float, doc("± rating accepted at first.")]
     status: Annotated[SeekStatus, doc(

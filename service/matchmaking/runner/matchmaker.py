@@ -258,7 +258,8 @@ class Matchmaker:
     async def _open_match_game(self, match_id: str, group: Sequence[Seek]) -> None:
         seekers = sorted(group, key=lambda s: s.seek_id)  # seats in no one's favour
         kind = group[0].kind
-        ruleset = RuleSet(players=kind.players, edition=kind.edition)  # type: ignore[arg-type]
+        ruleset = RuleSet(players=kind.players, edition=kind.edition,  # type: ignore[arg-type]
+                          end_mode=kind.end_mode)  # type: ignore[arg-type]
         command = CreateGame(ruleset, tuple(HumanSeat(s.player_id) for s in seekers),
                              QUICK_PLAY_TURN_CLOCK, rated=kind.rated)
         oldest = min(group, key=lambda s: s.created_at)

@@ -34,7 +34,8 @@ def challenge_of(row: Any) -> Challenge:
 
 
 def seek_of(row: Any) -> Seek:
-    return Seek(row.seek_id, row.player_id, Kind(row.players, row.edition, row.rated),
+    return Seek(row.seek_id, row.player_id, Kind(row.players, row.edition, row.rated,
+                                                 row.end_mode),
                 row.rating, row.rating_range, row.created_at, SeekStatus(row.status),
                 row.game_id, row.match_id)
 
@@ -104,7 +105,7 @@ async def unopened_accepts(conn: AsyncConnection, before: datetime) -> list[Chal
 async def insert_seek(conn: AsyncConnection, s: Seek, request: str) -> None:
     await conn.execute(seeks.insert().values(
         seek_id=s.seek_id, player_id=s.player_id, players=s.kind.players,
-        edition=s.kind.edition, rated=s.kind.rated, rating=s.rating,
+        edition=s.kind.edition, rated=s.kind.rated, end_mode=s.kind.end_mode, rating=s.rating,
         rating_range=s.rating_range, status=s.status, request_sha256=request,
         created_at=s.created_at, updated_at=s.created_at))
 
@@ -121,9 +122,10 @@ async def cancel_seek(conn: AsyncConnection, seek_id: str, at: datetime) -> bool
 
 
 async def waiting_kinds(conn: AsyncConnection) -> list[Kind]:
-    rows = await conn.execute(sa.select(seeks.c.players, seeks.c.edition, seeks.c.rated)
+    rows = await conn.execute(sa.select(seeks.c.players, seeks.c.edition, seeks.c.rated,
+                                        seeks.c.end_mode)
                               .where(seeks.c.status == SeekStatus.WAITING).distinct())
-    return sorted(Kind(r.players, r.edition, r.rated) for r in rows)
+    return sorted(Kind(r.players, r.edition, r.rated, r.end_mode) for r in rows)
 
 
 async def lock(conn: AsyncConnection, name: str) -> None:
@@ -152,6 +154,7 @@ async def lock_waiting(conn: AsyncConnection, kind: Kind) -> list[Seek]:
     query = sa.select(seeks).where(
         seeks.c.status == SeekStatus.WAITING, seeks.c.players == kind.players,
         seeks.c.edition == kind.edition, seeks.c.rated == kind.rated,
+        seeks.c.end_mode == kind.end_mode,
     ).order_by(seeks.c.created_at)
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()

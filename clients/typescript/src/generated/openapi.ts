@@ -518,7 +518,7 @@ export interface paths {
         put?: never;
         /**
          * Seek a game (quick play)
-         * @description Seekers of the same kind (players, edition, rated) are paired oldest first, within each other's rating range, which widens the longer they wait. A match becomes a game, created and dealt; the news stream says `matched` with its id (and `game_started`). Bots may seek too. Answered `matched` at once when a compatible seeker was waiting.
+         * @description Seekers of the same kind (players, edition, rated, end mode) are paired oldest first, within each other's rating range, which widens the longer they wait. A match becomes a game, created and dealt; the news stream says `matched` with its id (and `game_started`). Bots may seek too. Answered `matched` at once when a compatible seeker was waiting.
          */
         post: operations["seekGame"];
         delete?: never;
@@ -2475,6 +2475,8 @@ export interface components {
         NewSeek: {
             /** @description The edition. */
             edition?: components["schemas"]["Edition"];
+            /** @description How the game ends (§12): only seekers of the same end are paired. */
+            end_mode?: components["schemas"]["EndMode"];
             /** @description Seats, 2 to 6. Default: `2`. */
             players?: number;
             /** @description Once it is over, the game updates its players' ratings (OpenSkill, Plackett–Luce; each bot level is rated as a player of its own): `GET /v1/leaderboard`. A player who gave up a seat, by resigning or to the clock, is ranked last. Default: `false`. */
@@ -3309,6 +3311,8 @@ export interface components {
             created_at: string;
             /** @description The edition. */
             edition: components["schemas"]["Edition"];
+            /** @description How the game ends (§12). */
+            end_mode: components["schemas"]["EndMode"];
             /** @description The game it became, once matched. */
             game_id: string | null;
             /** @description The seeker. */
