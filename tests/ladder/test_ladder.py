@@ -39,13 +39,19 @@ def test_given_each_level_then_the_ladder_plays_the_settings_object_the_service_
     assert all(policy_of(level) is LEVELS[level].policy for level in ORDER)
 
 
-def test_given_an_ismcts_game_then_it_plays_the_default_search_and_reproduces() -> None:
+def test_given_an_ismcts_game_then_it_plays_the_default_search_and_reproduces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The CPU cap guards a machine too slow for the iterations. Under this suite's own load on
+    # a slow host one search in a game hit it (a busy sibling core inflates CPU time) and the
+    # replay differed: lifted here, the game is the one the ladder plays wherever the machine
+    # runs the iterations (`test_ismcts_pinned` holds the searches themselves).
+    monkeypatch.setattr(LEVELS["ismcts"].policy, "cpu_cap_s", None)
     lineup = Lineup("2p advanced_all", "ismcts", "random", 1)
 
     first, again = play(lineup, Game(0, 0, 1)), play(lineup, Game(0, 0, 1))
 
     assert first == again
-    assert first.searches > 0 and first.capped == 0  # every search ran its iterations
+    assert first.searches > 0
     assert f"{DEFAULT_ITERATIONS} iterations a decision" in markdown(
         run(quick=False, workers=1, lineups=(lineup,)))
 
