@@ -53,12 +53,12 @@ TARGETS = {"table_js_css_svg_kb": 200.0, "own_command_p95_ms": 50.0,
 # Timing hooks put in the page before its own scripts run. They only watch: the fetch wrapper
 # notes when a command POST leaves and which version it answered; a MutationObserver notes
 # when the table first shows a version, and the next animation frame is when it is painted.
-PROBE = """
+PROBE = r"""
 window.__bench = {posts: [], shown: {}, firstTable: null};
 const realFetch = window.fetch;
 window.fetch = function (url, init) {
   const p = realFetch.apply(this, arguments);
-  if (init && init.method === 'POST' && String(url).endsWith('/commands')) {
+  if (init && init.method === 'POST' && /\/commands(\?|$)/.test(String(url))) {
     const t0 = performance.timeOrigin + performance.now();
     p.then(r => r.clone().json()).then(b => window.__bench.posts.push(
       {t0, answered: performance.timeOrigin + performance.now(), version: b.version}));

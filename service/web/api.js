@@ -96,7 +96,8 @@ export const api = {
   turn: (id) => call('GET', `${game(id)}/turn?timeout=0`),
   // A command carries a fresh Idempotency-Key, so a retry after a dropped answer can never
   // act twice.
-  command: (id, command) => call('POST', `${game(id)}/commands`, { body: command, extra: once(), retry: true }),
+  // With the turn after it (view and legal commands): the table draws it without a GET /turn.
+  command: (id, command) => call('POST', `${game(id)}/commands?turn=true`, { body: command, extra: once(), retry: true }),
   events: (id, after = 0, limit = 500) => call('GET', `${game(id)}/events${qs({ after, limit })}`),
   state: (id, version) => call('GET', `${game(id)}/state${qs({ version })}`),
   verify: (id) => call('GET', `${game(id)}/verify`),

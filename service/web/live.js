@@ -70,11 +70,14 @@ export function liveGame(id, { load, first, onChange, onEvents, onStatus = () =>
     reload,
     // A command's answer: its version exists, so nothing older is shown from now on, and its
     // events are logged at once (the stream repeats them).
-    answered(version, events) {
+    // `snap`: the turn that came with the answer, shown at once unless the page knows of a
+    // later version (then it reads one).
+    answered(version, events, snap = null) {
       newest = Math.max(newest, version);
       const fresh = events.filter((item) => !seen.has(item.version));
       fresh.forEach((item) => seen.add(item.version));
       if (fresh.length) onEvents(fresh);
+      if (snap && snap.version >= newest && snap.version > shown) { shown = newest = snap.version; onChange(snap); }
       return newest > shown ? reload() : running;
     },
     restream,

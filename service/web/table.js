@@ -157,7 +157,7 @@ export async function mount(root, { id }) {
       // ones on screen belong to the game as it was.
       st.until = res.version;
       if (st.version >= res.version) { st.busy = false; render(); }
-      await live.answered(res.version, res.events);
+      await live.answered(res.version, res.events, res.turn && { version: res.turn.version, turn: res.turn });
     } catch (err) {
       st.busy = false;
       st.error = err.message;

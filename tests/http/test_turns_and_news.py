@@ -43,6 +43,27 @@ async def test_given_my_decision_then_the_turn_holds_my_view_and_legal_commands_
         "view"]["hand"]
 
 
+async def test_given_turn_true_then_a_commands_answer_holds_the_turn_get_turn_would_answer(api):
+    game_id, seats = await _two_player_game(api)
+    for _ in range(6):  # both seats, several commands: each answer's turn is the next read's
+        view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+        me = seats[view["awaiting"][0]]
+        legal = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"]
+        r = await api.post(me, f"/v1/games/{game_id}/commands?turn=true", legal[0])
+        assert r.status_code == 200, r.text
+        assert_fits(r, "/v1/games/{game_id}/commands")
+        answer = r.json()
+        read = (await api.get(me, f"/v1/games/{game_id}/turn?timeout=0")).json()
+        assert answer["turn"]["version"] == read["version"] >= answer["version"]
+        assert {k: v for k, v in answer["turn"].items() if k != "receipt"} == \
+            {k: v for k, v in read.items() if k != "receipt"}
+    view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()
+    me = seats[view["awaiting"][0]]
+    legal = (await api.get(me, f"/v1/games/{game_id}/legal-commands")).json()["commands"]
+    plain = await api.post(me, f"/v1/games/{game_id}/commands", legal[0])
+    assert plain.status_code == 200 and plain.json()["turn"] is None  # asked for only
+
+
 async def test_given_another_seats_decision_then_the_turn_waits_until_it_is_mine(api):
     game_id, seats = await _two_player_game(api)
     view = (await api.get(seats[0], f"/v1/games/{game_id}/view")).json()

@@ -523,6 +523,9 @@ class CommandResult(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: True when this `Idempotency-Key` came with this command before: the answer is the first
     #: request's result, and nothing new happened.
     replayed: bool
+    #: With `?turn=true`: your turn after the command, as `GET /turn?timeout=0` answers it (its
+    #: `version` may be past this one: bots may have moved since). Null otherwise.
+    turn: Turn | None
     #: The game's version after the command (for a dry run, the one its shown events would reach).
     version: int
 

@@ -35,6 +35,7 @@ from service.http.problems import (
 )
 from service.http.raw import RawJson
 from service.http.routes.games import command_id_of
+from service.http.routes.turn import signed_turn
 from service.http.schemas.events import EventOut
 from service.http.schemas.parameters import VERSION_DIGITS, GameId, version_query
 from service.http.schemas.play import CommandResult, LegalCommands, ViewOut
@@ -42,6 +43,7 @@ from service.players.directory import Player
 from service.projections.games import decode_seats
 from service.projections.seat_views import body_from_rows, recorded_version, view_rows
 from service.table.game import Game
+from service.table.turns import turn_of
 
 _encode = msgspec.json.Encoder().encode
 IF_MATCH = RawHeader(
@@ -245,6 +247,10 @@ class PlayController(Controller):
                         "committing it, as far as it follows from what you can see (see "
                         "`partial` in the answer). Decided on the game as it is now: an "
                         "`Idempotency-Key` is ignored.")] = False,
+        turn: Annotated[bool, Parameter(
+            description="Also answer your turn after the command (`turn`: your view and legal "
+                        "commands, as `GET /turn?timeout=0` would), saving that request.")
+        ] = False,
     ) -> Response[CommandResult]:
         runtime, player = runtime_of(request), request.user
         pipeline = runtime.services.pipeline
@@ -277,6 +283,10 @@ class PlayController(Controller):
             receipt = (runtime.receipt(game_id, last.version, last.hash)
                        if last is not None and last.version == outcome.version
                        else await runtime.receipt_at(game_id, outcome.version))
+        after = None
+        if turn and outcome.committed:
+            game = await pipeline.load(game_id)  # cached as committed (or past it: bots moved)
+            after = signed_turn(runtime, game, turn_of(game, seat))
         # Encoded here: Litestar's encoding of a returned Struct costs more (2.6 µs).
         return RawJson(_encode(CommandResult(game_id, outcome.version, events, outcome.replayed,
-                                             outcome.committed, outcome.partial, receipt)))
+                                             outcome.committed, outcome.partial, receipt, after)))

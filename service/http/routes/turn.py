@@ -51,7 +51,7 @@ class TurnController(Controller):
         turn = turn_of(game, seat)
         wait = min(timeout, runtime.settings.long_poll_max_seconds)
         if _settled(turn) or wait <= 0:
-            return _answer(runtime, game, turn)
+            return signed_turn(runtime, game, turn)
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         async with runtime.feeds.follow(game_id) as feed:
@@ -67,11 +67,12 @@ class TurnController(Controller):
                 turn = turn_of(game, seat)
                 if feed.ended:  # nothing follows: answer as it stands
                     break
-        return _answer(runtime, game, turn)
+        return signed_turn(runtime, game, turn)
 
 
-def _answer(runtime: Runtime, game: Game, turn: Turn) -> Turn:
-    """The turn with the receipt for its version: the folded game's own chain head."""
+def signed_turn(runtime: Runtime, game: Game, turn: Turn) -> Turn:
+    """The turn with the receipt for its version: the folded game's own chain head (also the
+    `turn` of a command's answer)."""
     return msgspec.structs.replace(
         turn, receipt=runtime.receipt(game.game_id, game.version, game.last_hash))
 

@@ -20,7 +20,7 @@ from service.http.schemas.descriptions import (
 )
 from service.http.schemas.events import EventOut
 from service.receipts import Receipt
-from service.table.turns import GameStatus
+from service.table.turns import GameStatus, Turn
 
 
 class ViewOut(msgspec.Struct):
@@ -81,6 +81,10 @@ class CommandResult(msgspec.Struct):
     receipt: Annotated[Receipt | None, doc(
         "The server's signed receipt for the log at `version` (docs/receipts.md): keep it."
         " Null for a dry run (nothing was stored), or when the operator turned receipts off.")]
+    turn: Annotated[Turn | None, doc(
+        "With `?turn=true`: your turn after the command, as `GET /turn?timeout=0` answers it"
+        " (its `version` may be past this one: bots may have moved since). Null otherwise.")] \
+        = None
 
 
 class StateOut(msgspec.Struct):

@@ -1547,6 +1547,8 @@ export interface components {
             receipt: components["schemas"]["Receipt"] | null;
             /** @description True when this `Idempotency-Key` came with this command before: the answer is the first request's result, and nothing new happened. */
             replayed: boolean;
+            /** @description With `?turn=true`: your turn after the command, as `GET /turn?timeout=0` answers it (its `version` may be past this one: bots may have moved since). Null otherwise. */
+            turn: components["schemas"]["Turn"] | null;
             /** @description The game's version after the command (for a dry run, the one its shown events would reach). */
             version: number;
         };
@@ -5444,6 +5446,8 @@ export interface operations {
             query?: {
                 /** @description Decide the command and answer what it would cause, without committing it, as far as it follows from what you can see (see `partial` in the answer). Decided on the game as it is now: an `Idempotency-Key` is ignored. */
                 dry_run?: boolean;
+                /** @description Also answer your turn after the command (`turn`: your view and legal commands, as `GET /turn?timeout=0` would), saving that request. */
+                turn?: boolean;
             };
             header?: {
                 /** @description Send the same key again to get the first result instead of acting twice. */
