@@ -24,7 +24,7 @@ def _client(handler: Callable[[httpx.Request], httpx.Response]) -> Client:
 def _result(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, json={"game_id": "g", "version": 5, "events": [],
                                      "committed": True, "partial": False, "replayed": False,
-                                     "receipt": None})
+                                     "receipt": None, "turn": None})
 
 
 def _scripted(*steps: Callable[[httpx.Request], httpx.Response]
