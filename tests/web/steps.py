@@ -100,6 +100,15 @@ def play_one_move(page: Page) -> str:
     raise AssertionError(f"no move offered (the page offered {offered})")
 
 
+def play_moves(page: Page, moves: int) -> None:
+    """Up to `moves` of this player's moves (`play_one_move`), then until the page settles."""
+    for _ in range(moves):
+        if settle(page) != "move":
+            break
+        play_one_move(page)
+    settle(page)
+
+
 def cards_on_page(page: Page) -> tuple[int, set[str]]:
     """Every card id in the page (the DOM's text and attributes) and in the app's state
     (`window.cya`), with the version the table shows."""

@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import SCREENSHOTS, Person, Server, screenshot, serious_accessibility_issues
-from .steps import play_one_move, settle
+from .steps import play_moves, play_one_move, settle
 from .test_table_look import IDLE, bots_game, sit_down
 
 PHONES: tuple[ViewportSize, ...] = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
@@ -133,11 +133,7 @@ def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         sit_down(page, me, game)
-        for _ in range(3):
-            if settle(page) != "move":
-                break
-            play_one_move(page)
-        settle(page)
+        play_moves(page, 3)
         page.wait_for_function(IDLE, timeout=60_000)
         page.evaluate("window.scrollTo(0, 0)")
         assert not page.evaluate(WRAPPED_CHIPS)

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
-from .steps import play_one_move, settle, shown_version
+from .steps import play_moves, play_one_move, settle, shown_version
 
 PHONE = {"width": 375, "height": 812}
 # Counts the page's Web Animations: every one goes through Element.animate.
@@ -183,11 +183,7 @@ def test_reduced_motion_turns_the_motion_off(browser, server: Server):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         sit_down(page, me, game)
-        for _ in range(2):
-            if settle(page) != "move":
-                break
-            play_one_move(page)
-        settle(page)
+        play_moves(page, 2)
         page.wait_for_timeout(500)
         assert page.evaluate("window.__animations") == 0
         assert page.locator(".skip-motion").is_hidden()
