@@ -1,7 +1,9 @@
 """The ismcts level's choices are pinned: published ladder results hold for the level only while
 a speed-up leaves every choice, and every random number it draws, as it was. The pins were
 recorded on commit 175b1aa, before the rollouts were made faster (issue 41); a change that
-moves them changes the level's strength, and its ladder figures must be measured again."""
+moves them changes the level's strength, and its ladder figures must be measured again. The
+level stops a search once its answer is out of reach (`stop_when_decided`): its choices are
+pinned as they are; the whole search's random numbers are pinned with the stop turned off."""
 
 from __future__ import annotations
 
@@ -47,12 +49,13 @@ PINNED = [
 PINNED_RNG = "46a1d7d33bbc61aa6f7dd39809fd0a1080efc7bbf6b9de166e674a901f096b9d"
 
 
-def choices() -> tuple[list[str], str]:
+def choices(stop_when_decided: bool) -> tuple[list[str], str]:
     """The level's command (repr) at 20 positions with a choice, and a digest of the rng states
     the searches leave. Without the CPU cap, which a slow machine could hit: the same search."""
     level = LEVELS["ismcts"].policy
-    assert isinstance(level, Ismcts)
-    bot = Ismcts(None, level.iterations, level.prior, level.rollout_steps, cpu_cap_s=None)
+    assert isinstance(level, Ismcts) and level.stop_when_decided
+    bot = Ismcts(None, level.iterations, level.prior, level.rollout_steps, cpu_cap_s=None,
+                 stop_when_decided=stop_when_decided)
     chosen: list[str] = []
     digest = hashlib.sha256()
     seed = 0
@@ -70,7 +73,13 @@ def choices() -> tuple[list[str], str]:
 
 def test_given_pinned_positions_when_the_default_ismcts_searches_then_it_chooses_as_pinned(
 ) -> None:
-    chosen, rng_digest = choices()
+    chosen, _ = choices(stop_when_decided=True)
+
+    assert chosen == PINNED
+
+
+def test_given_pinned_positions_when_the_whole_search_runs_then_it_draws_as_pinned() -> None:
+    chosen, rng_digest = choices(stop_when_decided=False)
 
     assert chosen == PINNED
     assert rng_digest == PINNED_RNG

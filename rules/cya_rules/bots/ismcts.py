@@ -9,7 +9,9 @@ the iterations it was available in (the subset-armed bandit of ISMCTS). A node's
 widened progressively, the most promising untried command first (by the expert's scores at the
 decision at hand, by the rollout policy's deeper down); past the tree a fast
 greedy (`rollout`) plays on for a few turns and the position is scored by each seat's chance to
-win, from the totals and the stacks. The answer is the most visited command.
+win, from the totals and the stacks. The answer is the most visited command, and the search
+stops as soon as no other command can catch it in the iterations left (what Leela Chess Zero
+calls smart pruning): the rest could not change the answer, only spend time and random numbers.
 
 The search runs a fixed number of iterations, so the level's strength (and a rating of
 `bot:ismcts`) is the same on every machine and a choice reproduces from the view and the rng
@@ -46,6 +48,7 @@ EXPLORATION = 0.5  # UCB's exploration constant, rewards being win chances in [0
 WIDENING = 1.5  # a node may try WIDENING * visits ** WIDEN_POWER children
 WIDEN_POWER = 0.5
 SCORE_SCALE = 40_000  # dollars of lead worth e (2.7) times the chance to win
+CLOCK_EVERY = 4  # iterations between looks at the clocks (a thread's CPU clock is a system call)
 
 
 Prior = Callable[[GameView, Sequence[SeatCommand]], list[float]]
@@ -59,6 +62,7 @@ class Search(NamedTuple):
     # teach the tree nothing. Many would mean `determinize` deals what cannot be.
     skipped: int = 0
     capped: bool = False  # stopped by a time budget or cap before its iteration budget
+    decided: bool = False  # stopped before its iteration budget: no other answer was in reach
 
 
 class _Arm:
@@ -91,8 +95,9 @@ class Ismcts:
     def __init__(self, budget_s: float | None = None,
                  iterations: int | None = DEFAULT_ITERATIONS,
                  prior: Prior = expert_scores, rollout_steps: int = ROLLOUT_STEPS,
-                 cpu_cap_s: float | None = CPU_CAP_S) -> None:
-        """`budget_s`: wall-clock seconds; `cpu_cap_s`: CPU seconds of the searching thread."""
+                 cpu_cap_s: float | None = CPU_CAP_S, stop_when_decided: bool = True) -> None:
+        """`budget_s`: wall-clock seconds; `cpu_cap_s`: CPU seconds of the searching thread;
+        `stop_when_decided`: stop once the answer cannot change (the same answer, sooner)."""
         if budget_s is None and iterations is None and cpu_cap_s is None:
             raise ValueError("a search needs a time budget, an iteration budget, or both")
         self.budget_s = budget_s
@@ -100,11 +105,13 @@ class Ismcts:
         self.prior = prior
         self.rollout_steps = rollout_steps
         self.cpu_cap_s = cpu_cap_s
+        self.stop_when_decided = stop_when_decided
 
     def within(self, budget_s: float) -> Ismcts:
         """The same search, thinking for at most `budget_s` seconds of wall-clock time."""
         budget = budget_s if self.budget_s is None else min(self.budget_s, budget_s)
-        return Ismcts(budget, self.iterations, self.prior, self.rollout_steps, self.cpu_cap_s)
+        return Ismcts(budget, self.iterations, self.prior, self.rollout_steps, self.cpu_cap_s,
+                      self.stop_when_decided)
 
     def __call__(self, view: GameView, legal: Sequence[SeatCommand],
                  rng: random.Random) -> SeatCommand:
@@ -121,11 +128,16 @@ class Ismcts:
         root.prior = dict(zip(legal, self.prior(view, legal), strict=True))
         deals = Deals(view)
         done = skipped = 0
-        capped = False
-        while self.iterations is None or done < self.iterations:
-            if done and ((deadline is not None and time.perf_counter() >= deadline) or (
-                    cpu_deadline is not None and time.thread_time() >= cpu_deadline)):
-                capped = self.iterations is not None
+        capped = decided = False
+        budget, stop_when_decided = self.iterations, self.stop_when_decided
+        while budget is None or done < budget:
+            if done and not done % CLOCK_EVERY and (
+                    (deadline is not None and time.perf_counter() >= deadline) or (
+                        cpu_deadline is not None and time.thread_time() >= cpu_deadline)):
+                capped = budget is not None
+                break
+            if stop_when_decided and budget is not None and _out_of_reach(root, budget - done):
+                decided = True
                 break
             if not self._iterate(deals, legal, root, rng):
                 skipped += 1
@@ -133,7 +145,7 @@ class Ismcts:
         stats = root.stats
         best = max(legal, key=lambda c: (stats[c].visits, stats[c].reward) if c in stats
                    else (0, 0))
-        return Search(best, done, time.perf_counter() - started, skipped, capped)
+        return Search(best, done, time.perf_counter() - started, skipped, capped, decided)
 
     # One iteration: deal, descend (expanding one node), roll out, score, back up.
 
@@ -206,6 +218,20 @@ class Ismcts:
             seat = state.pending_seats()[0]
             _, state = execute(state, rollout_command(state, seat, rng), seat)
         return state
+
+
+def _out_of_reach(root: _Node, left: int) -> bool:
+    """Whether the root's most visited command leads every other by more than the `left`
+    iterations could add to one of them: then it is the answer however they go (a command
+    never tried counts 0 visits)."""
+    first = second = 0
+    for arm in root.stats.values():
+        visits = arm.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > left
 
 
 def _rewards(state: GameState) -> list[float]:

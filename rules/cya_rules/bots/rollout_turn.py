@@ -27,9 +27,7 @@ from .rollout import (
     Cards,
     DraftChoices,
     _Ctx,
-    _set_value,
     _swap,
-    _units,
     hand_units,
     rollout_choice,
 )
@@ -108,10 +106,11 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
                                          top_kind is wild) if kind is asset else
                                         (kind is wild and top_kind is asset)):
                 best.offer(score, commands.FormSet("discard", (c,)))
-    for c, (value, spent, kind, _) in zip(hand, info, strict=True):
-        score = -ACTION_HELD if kind is Kind.ACTION else -value - spent
-        if score >= best.score:
-            best.offer(score, commands.Discard(c))
+    if best.score <= 0:  # a discard scores at most 0: none can reach a positive best
+        for c, (value, spent, kind, _) in zip(hand, info, strict=True):
+            score = -ACTION_HELD if kind is Kind.ACTION else -value - spent
+            if score >= best.score:
+                best.offer(score, commands.Discard(c))
     if state.stacks[seat]:
         _offer_challenges(ctx, best)
     if state.ruleset.uses_draft_piles:
@@ -125,8 +124,9 @@ def best_turn_commands(state: GameState, seat: int) -> list[SeatCommand]:
 def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
     state, seat, stacks = ctx.state, ctx.seat, ctx.state.stacks
     positions = ("top", "second") if state.ruleset.advanced.second_set_challenge else ("top",)
-    counts = hand_units(ctx.cards, state.hands[seat])  # `_units` of the seat, read once
-    wilds = counts[_WILDS]
+    edition = ctx.cards
+    counts = hand_units(edition, state.hands[seat])  # `_units` of the seat, read once
+    wilds, values = counts[_WILDS], edition.values
     for target in range(state.players):
         if target == seat:
             continue
@@ -142,10 +142,11 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
             mine = counts.get(target_set.type, 0) + wilds
             if mine < asked:
                 continue  # no play opens it
-            won = 2 * _set_value(ctx, target_set)  # the score of `_fight`, without its cost
+            won = 2 * sum([values[c] for c in target_set.cards])  # `_fight`'s, if won
             if max(won, LOST_FIGHT) < best.score:
                 continue
-            score = won if mine > _units(ctx, target, target_set.type) else LOST_FIGHT
+            theirs = hand_units(edition, state.hands[target])  # `_units` of the target
+            score = won if mine > theirs.get(target_set.type, 0) + theirs[_WILDS] else LOST_FIGHT
             if score < best.score:
                 continue  # every play of this challenge scores alike: none is built
             for cards in plays(ctx.table, state.hands[seat], target_set.type, asked):
