@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import get_args
 
 from . import commands
-from .cards import MOVE, SWAP, Kind, card_table
+from .cards import MOVE, SWAP, Edition, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
 from .commands import SeatCommand
 from .draft import face_up_tops
@@ -87,10 +88,8 @@ def _challenges(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
 
 
 def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
-    tops = list(face_up_tops(state, seat))
-    sizes = (1,) if state.players == 3 else range(1, len(tops) + 1)
-    choices = [combo for k in sizes for combo in combinations(tops, k)]
-    needs = [(combo, _completed_by(table, combo)) for combo in choices]
+    needs = _draft_needs(state.ruleset.edition, tuple(face_up_tops(state, seat)),
+                         state.players == 3)
     out: list[SeatCommand] = []
     for h in state.hands[seat]:  # the same sets as group_type(table, (h, *combo)) accepts
         info = table[h]
@@ -100,6 +99,17 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
         elif info.kind is Kind.WILD:
             out += [commands.DraftSet(h, combo) for combo, need in needs if need]
     return out
+
+
+@lru_cache(maxsize=4096)  # the tops change seldom: a search meets the same ones often
+def _draft_needs(edition: Edition, tops: tuple[str, ...], one: bool
+                 ) -> tuple[tuple[tuple[str, ...], str | None], ...]:
+    """Each choice of pile cards from `tops` (one only with 3 players, §14), and what hand
+    card completes it (`_completed_by`)."""
+    table = card_table(edition)
+    sizes = (1,) if one else range(1, len(tops) + 1)
+    return tuple((combo, _completed_by(table, combo))
+                 for k in sizes for combo in combinations(tops, k))
 
 
 def _completed_by(table: Table, combo: tuple[str, ...]) -> str | None:

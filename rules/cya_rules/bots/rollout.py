@@ -37,8 +37,11 @@ EXPLORE = 0.1  # share of random commands, so rollouts from one deal differ
 _WILDS = ""  # the key of a hand's wild units in `_unit_counts` (no set type is empty)
 
 
-# Draft choices from the face-up tops: each choice of pile cards, its gain, its `group`
-DraftChoices = tuple[list[tuple[str, ...]], list[int], list[str | None]]
+# Draft choices from the face-up tops, each as (pile cards, gain), in `legal_commands`' order:
+# those an asset of each type makes a set with (by type; any other type: the all-wild ones),
+# those a wild makes a set with, and the largest gain of any
+DraftChoices = tuple[dict[str, list[tuple[tuple[str, ...], int]]],
+                     list[tuple[tuple[str, ...], int]], list[tuple[tuple[str, ...], int]], float]
 
 
 class Cards(NamedTuple):

@@ -155,38 +155,45 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
 
 def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
     state, rows = ctx.state, ctx.cards.rows
-    choices, gains, kinds = _draft_choices(ctx.cards, tuple(face_up_tops(state, ctx.seat)),
-                                           state.players == 3)
-    most = max(gains, default=-math.inf)
+    for_asset, all_wild, for_wild, most = _draft_choices(
+        ctx.cards, tuple(face_up_tops(state, ctx.seat)), state.players == 3)
     asset, wild = Kind.ASSET, Kind.WILD
     for h in state.hands[ctx.seat]:
         value, spent, kind, type_ = rows[h]
-        if kind is not asset and kind is not wild:
+        if kind is asset:
+            fitting = for_asset.get(type_, all_wild)
+        elif kind is wild:
+            fitting = for_wild
+        else:
             continue
         own = value - spent
         if own + most < best.score:
             continue  # no draft with this card reaches the best score
-        for combo, gain, group in zip(choices, gains, kinds, strict=True):
-            # `rollout._draft`'s score, before the command is built; then whether
-            # `group_type(table, (h, *combo))` makes a set of them: one asset type, ≥ 1 asset
-            if own + gain >= best.score and group is not None and (
-                    group in (_WILDS, type_) if kind is asset else group != _WILDS):
+        for combo, gain in fitting:  # `rollout._draft`'s score, before the command is built
+            if own + gain >= best.score:
                 best.offer(own + gain, commands.DraftSet(h, combo))
 
 
 def _draft_choices(cards: Cards, tops: tuple[str, ...], one: bool) -> DraftChoices:
     """The pile cards a draft may take with `tops` face up (one only with 3 players, §14), each
-    with its gain and `_pile_group`; read once while kept (the tops change seldom)."""
+    with its gain, sorted by the hand cards that make a set of them (`group_type(table,
+    (h, *combo))`: one asset type, at least one asset); read once while kept (the tops change
+    seldom)."""
     known = cards.drafts.get((tops, one))
     if known is None:
         if len(cards.drafts) >= KEPT:
             cards.drafts.clear()
         rows = cards.rows
         sizes = (1,) if one else range(1, len(tops) + 1)
-        choices = [combo for k in sizes for combo in combinations(tops, k)]
+        choices = [(combo, sum([rows[c][0] for c in combo]) + 4_000 * len(combo),
+                    _pile_group(rows, combo))
+                   for k in sizes for combo in combinations(tops, k)]
+        types = {group for _, _, group in choices if group not in (None, _WILDS)}
         known = cards.drafts[tops, one] = (
-            choices, [sum([rows[c][0] for c in combo]) + 4_000 * len(combo) for combo in choices],
-            [_pile_group(rows, combo) for combo in choices])
+            {t: [(c, g) for c, g, group in choices if group in (t, _WILDS)] for t in types},
+            [(c, g) for c, g, group in choices if group == _WILDS],
+            [(c, g) for c, g, group in choices if group is not None and group != _WILDS],
+            max((g for _, g, _ in choices), default=-math.inf))
     return known
 
 
