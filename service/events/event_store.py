@@ -82,6 +82,14 @@ class EventStore(ABC):
         that asks for it (SQLite: its one writer at a time already is)."""
         return None
 
+    async def reclaim(self, tables: Sequence[str]) -> None:
+        """After a rewrite of every row of `tables` (a rebuild): give back the old rows' space
+        and refresh the planner's statistics, as autovacuum would later (SQLite: statistics)."""
+        async with self.engine.connect() as conn:
+            for table in tables:
+                await conn.execute(sa.text(f"ANALYZE {table}"))
+            await conn.commit()
+
     async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
         """The events after version `after`: all another process can have added to a game
         this one has folded (a catch-up)."""

@@ -131,7 +131,9 @@ PROGRESS_COLUMNS = ("game_id", "status", "version", "pending_seats", "deadline",
 SEATS_JSONB = sa.cast(games.c.seats, postgresql.JSONB)
 SEATS_INDEX = sa.Index("ix_games_seats", SEATS_JSONB.label("seats_jsonb"),
                        postgresql_using="gin",
-                       postgresql_ops={"seats_jsonb": "jsonb_path_ops"}).ddl_if(
+                       postgresql_ops={"seats_jsonb": "jsonb_path_ops"},
+                       # every search reads the pending list: keep it short (migration 0018)
+                       postgresql_with={"gin_pending_list_limit": 256}).ddl_if(
                            dialect="postgresql")
 
 

@@ -1,7 +1,8 @@
 """Recompute every read model from the log: fold each game, write its rows.
 
-Runs in one write transaction (readers keep the old rows until it commits). Meant for a
-stopped service, a migration, or a repair; live commands would wait behind it on SQLite.
+Runs in one write transaction (readers keep the old rows until it commits), then reclaims the
+old rows (`EventStore.reclaim`). Meant for a stopped service, a migration, or a repair; live
+commands would wait behind it on SQLite.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from msgspec.structs import replace
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.events.event_store import EventStore
-from service.events.tables import due_work, events, game_views, games
+from service.events.tables import due_work, events, game_views, games, rating_changes
+from service.events.tables import ratings as rating_rows
 from service.projections import ratings
 from service.projections.rows import games_row, view_rows
 from service.table.clock import due_work_of
@@ -85,6 +87,8 @@ async def rebuild(store: EventStore) -> RebuildStats:
             n_games += 1
         await batch.flush(conn)
     rated = await ratings.rebuild(store)  # from the games rows just written
+    await store.reclaim([t.name for t in (games, game_views, due_work, rating_rows,
+                                          rating_changes)])
     return RebuildStats(n_games, n_events, time.perf_counter() - started, rated)
 
 

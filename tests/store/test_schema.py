@@ -122,6 +122,16 @@ async def test_only_events_with_a_command_id_enter_its_unique_index(services):
     assert len(options) == 2 and all("fillfactor=50" in o for o in options.values())
 
 
+async def test_the_seats_index_keeps_its_pending_list_short(services):
+    # Every `?mine=true` reads the GIN index's whole pending list (migration 0018).
+    if services.store.dialect == "sqlite":
+        return
+    async with services.engine.connect() as conn:
+        options = await conn.scalar(sa.text(
+            "SELECT reloptions FROM pg_class WHERE relname = 'ix_games_seats'"))
+    assert options == ["gin_pending_list_limit=256"]  # kB: 32 pages at most
+
+
 async def test_an_old_schema_version_is_upcast_when_read(services, monkeypatch):
     # As if card_discarded v1 had named its fields `player` and `card_id`, and v2 renamed them.
     monkeypatch.setattr(CardDiscarded, "SCHEMA_VERSION", 2)
