@@ -5,6 +5,7 @@ look only for waiting seekers."""
 from __future__ import annotations
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 
@@ -52,9 +53,11 @@ async def test_ticks_between_repairs_do_not_look_for_stalled_games(
         return await real(conn, before)
 
     monkeypatch.setattr(matchmaker_module.rows, "unopened_matches", counting)
+    now = [1000.0]  # the matchmaker's clock, stopped: a slow machine's ticks take no time
+    monkeypatch.setattr(matchmaker_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
     for _ in range(5):
         await mm.tick()
     assert len(looked) == 1
-    monkeypatch.setattr(mm, "_repaired_at", mm._repaired_at - matchmaker_module.REPAIR_EVERY_S)
+    now[0] += matchmaker_module.REPAIR_EVERY_S
     await mm.tick()
     assert len(looked) == 2
