@@ -33,18 +33,16 @@ class MatchmakingController(Controller):
           responses=problem_responses(400, 401, 409, 413, 422, 429),
           description="Seekers of the same kind (players, edition, rated, end mode) are "
           "paired oldest first, within each other's rating range, which widens the longer they "
-          "wait. A "
-          "match becomes a game, created and dealt; the news stream says `matched` with its "
-          "id (and `game_started`). Bots may seek too. Answered `matched` at once when a "
-          "compatible seeker was waiting.")
+          "wait. A match becomes a game, created and dealt; the news stream says `matched` "
+          "with its id (and `game_started`). Bots may seek too. Answered `matched` at once "
+          "when a compatible seeker was waiting.")
     async def seek(self, request: Authed,
                    data: Annotated[NewSeek, Body(examples=examples.NEW_SEEK)],
                    idempotency_key: IdempotencyKey = None) -> Response[SeekOut]:
         runtime, player = runtime_of(request), request.user
         s = await runtime.services.matchmaker.seek(
             player.player_id, Kind(data.players, data.edition, data.rated, data.end_mode),
-            data.rating_range,
-            idempotency_key)
+            data.rating_range, idempotency_key)
         return Response(seek_out(s), status_code=201,
                         headers={"Location": f"/v1/matchmaking/{s.seek_id}"})
 
