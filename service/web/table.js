@@ -75,12 +75,13 @@ export async function mount(root, { id }) {
   const [first] = await Promise.all([load(), loadCards()]);
   const main = h('div', { class: 'play' });
   const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: st.seat });
+  // The game's language first: the log and the playback take their titles when made.
+  await forEdition(st.summary.ruleset.edition);
   const log = logPanel(told);
   const motion = playback(told);
   const { isOpen: seatOpen, toggle: toggleSeat } = seatFolding(() => st.view && render());
   replace(root, h('div', { class: 'table-screen' }, main, log.el));
-  // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js, i18n.js).
-  await forEdition(st.summary.ruleset.edition);
+  // Hooks of the start/talk/keys side (start.js, reactions.js, again.js, moves.js).
   const talk = reactionBar(id);
   log.el.prepend(talk.el);
   const unkeys = keysAtMoves(main);

@@ -21,9 +21,6 @@ export async function mount(root, { id }) {
   current.state = st;
   const main = h('div', { class: 'play' });
   const told = () => ({ seat: (n) => seatNames(st.summary)[n], player: (p) => st.summary?.names[p] || t('start.someone'), edition: st.summary.ruleset.edition, mySeat: null });
-  const log = logPanel(told);
-  const motion = playback(told);
-  const { isOpen: seatOpen, toggle: toggleSeat } = seatFolding(() => st.view && render());
 
   // GET /games/{id} is the summary and the spectator's view in one answer, both as of the
   // spectator delay's horizon (that many events behind while the game runs, never before
@@ -34,7 +31,10 @@ export async function mount(root, { id }) {
   };
   const [first] = await Promise.all([load(), loadCards()]);
   st.summary = first.detail.summary;
-  await forEdition(st.summary.ruleset.edition);
+  await forEdition(st.summary.ruleset.edition);  // before the log and playback take titles
+  const log = logPanel(told);
+  const motion = playback(told);
+  const { isOpen: seatOpen, toggle: toggleSeat } = seatFolding(() => st.view && render());
   replace(root, h('div', { class: 'table-screen watching' }, main, log.el));
   let trouble = null; // what the page said of a lost connection or a failed read
   const live = liveGame(id, {

@@ -44,6 +44,10 @@ def test_a_new_player_beats_three_bots_by_clicking_and_a_watcher_follows(people,
     expect(cara.page.get_by_role("region", name="Der Tisch")).to_be_visible()
     assert cara.page.get_by_role("region", name="Deine Hand").count() == 0
 
+    # The log and the watcher's too (they were made before the game's language was known).
+    expect(page.get_by_role("heading", name="Spielprotokoll")).to_be_visible()
+    expect(cara.page.get_by_role("heading", name="Spielprotokoll")).to_be_visible()
+
     # The German edition's cards go by their German names, with their values.
     german = {c["type"]: (c["name_de"], c["value"]) for e in httpx.get(
         f"{server.url}/v1/rulesets").json()["editions"] if e["id"] == "de_2024"
