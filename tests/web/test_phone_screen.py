@@ -78,6 +78,9 @@ def moves_in_sight(page: Page, scene: str) -> None:
         page.evaluate("window.scrollTo(0, 0)")
         parts: dict[str, Any] = page.evaluate(PARTS)
         move = parts["move"]
+        if not (move and move["top"] >= 0 and move["bottom"] <= phone["height"]):
+            SCREENSHOTS.mkdir(exist_ok=True)  # the state that pushed them out, to look at
+            page.screenshot(path=str(SCREENSHOTS / f"{scene}-moves-out-of-sight.png"))
         assert move and move["top"] >= 0 and move["bottom"] <= phone["height"], (
             f"{scene} at {phone}: the first move is at {move}")
         for y in (0, 150, 400):
