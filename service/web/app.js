@@ -87,7 +87,7 @@ function drawHeader() {
   replace(document.getElementById('who'),
     session.key() ? [h('span', {}, session.name()), ' · ', h('a', { href: '#/lobby' }, t('nav.games')), ' · ', h('a', { href: '#/start' }, t('nav.key'))]
       : h('a', { href: '#/' }, t('nav.getKey')),
-    ' · ', h('a', { href: '/docs' }, t('nav.api')), ' · ',
+    ' · ', h('a', { href: '/docs' }, t('nav.api')), h('span', { class: 'before-lang' }, ' · '),
     h('button', { type: 'button', class: 'lang-switch', lang: other, onclick: async () => { await choose(other); route(); } },
       LANGUAGES[other]));
 }

@@ -127,6 +127,30 @@ def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(
     screenshot(page, "phone-duel")
 
 
+def every_decision_fits(page: Page) -> set[str]:
+    """Plays the game to its end. At each of the player's decisions on the smaller phone,
+    scrolled to the top: the first move is inside the screen and no word or value chip is cut.
+    Returns the kinds of decision seen beside the turn line ('draft-window', 'challenge')."""
+    page.set_viewport_size(PHONES[0])
+    seen: set[str] = set()
+    while settle(page, timeout_s=60) == "move":
+        page.wait_for_function(IDLE, timeout=60_000)
+        page.evaluate("window.scrollTo(0, 0)")
+        kinds = {k for k in ("draft-window", "challenge")
+                 if page.locator(f".centre > .{k}").count()}
+        move = page.evaluate(PARTS)["move"]
+        fits = bool(move and move["bottom"] <= PHONES[0]["height"])
+        if not fits or page.evaluate(BROKEN_WORDS):
+            SCREENSHOTS.mkdir(exist_ok=True)  # the state that broke it, to look at
+            page.screenshot(path=str(SCREENSHOTS / f"phone-de-{'-'.join(sorted(kinds))}.png"))
+        assert fits, f"{kinds}: the first move is at {move}"
+        assert not page.evaluate(BROKEN_WORDS), kinds
+        assert not page.evaluate(WRAPPED_CHIPS), kinds
+        seen |= kinds
+        play_one_move(page)
+    return seen
+
+
 def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
                                                                server: Server) -> None:
     me, game = bots_game(server, "Anna", edition="de_2024", players=3)
@@ -145,10 +169,21 @@ def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
         assert page.evaluate(FACE_DOWN_PILE) == "verdeckt"
         assert not page.evaluate(BROKEN_WORDS)
         own_value_whole(page)
-        if page.locator(".move-list button.move").count():
-            moves_in_sight(page, "de")
         screenshot(page, "phone-de")
         assert not serious_accessibility_issues(page)
+        # The rest of the game, every decision: the draft windows and duels of a 3-player
+        # table (longer German lines beside the stake) still leave the moves on the screen.
+        page.reload()
+        seen = every_decision_fits(page)
+        # Until both were seen: one such game in 5.5 has no duel of hers or no draft window
+        # (300 simulated), so six games miss them once in 27,000 runs.
+        for _ in range(5):
+            if seen == {"draft-window", "challenge"}:
+                break
+            me, game = bots_game(server, "Anna", edition="de_2024", players=3)
+            sit_down(page, me, game)
+            seen |= every_decision_fits(page)
+        assert seen == {"draft-window", "challenge"}, seen
         # The other screens a German phone shows before a game.
         page.goto("/")
         expect(page.get_by_role("button", name="Gegen Bots spielen")).to_be_visible()
@@ -156,6 +191,6 @@ def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
         page.get_by_role("link", name="Eigenes Spiel").click()
         expect(page.get_by_role("form", name="Eigenes Spiel")).to_be_visible()
         assert not page.evaluate(BROKEN_WORDS), "the custom game"
+        assert not errors
     finally:
         context.close()
-    assert not errors, errors
