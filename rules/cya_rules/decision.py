@@ -24,7 +24,7 @@ class Decision:
     # Checks shared by the command handlers.
 
     def require_cards_in_hand(self, seat: int, cards: tuple[str, ...]) -> None:
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):  # most name one card
             raise RuleViolation(RuleCode.DUPLICATE_CARDS, "A card may be named only once.")
         hand = self.state.hands[seat]
         for card in cards:

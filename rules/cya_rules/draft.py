@@ -71,7 +71,8 @@ def draft_set(d: Decision, cmd: DraftSet, actor: int) -> None:
             RuleCode.INVALID_SET,
             "A drafted set needs an asset, one asset type and any wilds (§17 A27)."
         )
-    taken = tuple(sorted((PileCard(tops[c], c) for c in cmd.pile_cards), key=lambda pc: pc.pile))
+    # By pile: each card lies on its own pile.
+    taken = tuple([PileCard(tops[c], c) for c in sorted(cmd.pile_cards, key=tops.__getitem__)])
     d.emit(SetDrafted(actor, set_type, cmd.hand_card, taken, _eligible(s, actor, taken[0].pile)))
 
 

@@ -37,14 +37,14 @@ def _set_drafted(s: GameState, e: SetDrafted) -> GameState:
     for pc in e.pile_cards:
         piles = put(piles, pc.pile, piles[pc.pile][1:])
         face_up = put(face_up, pc.pile, False)  # the next card flips after the draft (§17 A50)
-    drafted = CardSet(e.set_type, assets_first(s, (e.hand_card, *(pc.card for pc in e.pile_cards))))
+    drafted = CardSet(e.set_type, assets_first(s, (e.hand_card, *[pc.card for pc in e.pile_cards])))
     s = replace(
         s,
         hands=take_hand(s, e.seat, (e.hand_card,)),
         draft_piles=piles,
         draft_face_up=face_up,
         actions_taken=s.actions_taken + 1,
-        draft=DraftInProgress(e.seat, drafted, tuple(pc.pile for pc in e.pile_cards)),
+        draft=DraftInProgress(e.seat, drafted, tuple([pc.pile for pc in e.pile_cards])),
     )
     if e.eligible is None:
         return _keep_draft(s)
@@ -59,7 +59,7 @@ def _keep_draft(s: GameState) -> GameState:
 def start_flips(s: GameState) -> GameState:
     # An emptied draft pile stays empty for the rest of the round (§17 A33).
     assert s.draft is not None
-    queue = tuple(p for p in s.draft.piles if s.draft_piles[p])
+    queue = tuple([p for p in s.draft.piles if s.draft_piles[p]])
     return after_flip(replace(s, draft=None, flip_queue=queue))
 
 

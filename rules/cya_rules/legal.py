@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import get_args
 
@@ -11,7 +11,7 @@ from .cards import MOVE, SWAP, Edition, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
 from .commands import SeatCommand
 from .draft import face_up_tops
-from .sets import Table, formable_pairs, group_type, pair_type
+from .sets import Table, formable_pairs, pair_type
 from .state import (
     AwaitingAction,
     AwaitingChallengeReply,
@@ -105,19 +105,28 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
 def _draft_needs(edition: Edition, tops: tuple[str, ...], one: bool
                  ) -> tuple[tuple[tuple[str, ...], str | None], ...]:
     """Each choice of pile cards from `tops` (one only with 3 players, §14), and what hand
-    card completes it (`_completed_by`)."""
-    table = card_table(edition)
+    card completes it (§17 A27): an asset or a wild where the choice has that asset type, any
+    asset ("") where it is all wilds, none (None) where it cannot lie in one set (an action
+    card, two asset types). Half the tops a search meets are new (each deal flips its own)."""
+    groups = _pile_groups(edition)
     sizes = (1,) if one else range(1, len(tops) + 1)
-    return tuple((combo, _completed_by(table, combo))
-                 for k in sizes for combo in combinations(tops, k))
+    out = []
+    for k in sizes:
+        for combo in combinations(tops, k):
+            need: str | None = ""
+            for c in combo:  # `group_type(table, combo)`, "" where it is all wilds
+                group = groups[c]
+                if group != "" and need is not None:
+                    need = group if need == "" or need == group else None
+            out.append((combo, need))
+    return tuple(out)
 
 
-def _completed_by(table: Table, combo: tuple[str, ...]) -> str | None:
-    """What hand card makes a set of `combo` (§17 A27), worked out once per choice: an asset or a
-    wild where `combo` has that asset type, any asset ("") where it is all wilds, none (None)."""
-    if all(table[c].kind is Kind.WILD for c in combo):
-        return ""
-    return group_type(table, combo)
+@cache
+def _pile_groups(edition: Edition) -> dict[str, str | None]:
+    """Each card's `_draft_needs` alone: its type if an asset, "" if a wild, None if not."""
+    return {c: info.type if info.kind is Kind.ASSET else "" if info.kind is Kind.WILD else None
+            for c, info in card_table(edition).items()}
 
 
 def _advanced(state: GameState, table: Table, seat: int) -> list[SeatCommand]:

@@ -37,11 +37,10 @@ EXPLORE = 0.1  # share of random commands, so rollouts from one deal differ
 _WILDS = ""  # the key of a hand's wild units in `_unit_counts` (no set type is empty)
 
 
-# Draft choices from the face-up tops, each as (pile cards, gain), in `legal_commands`' order:
-# those an asset of each type makes a set with (by type; any other type: the all-wild ones),
-# those a wild makes a set with, and the largest gain of any
-DraftChoices = tuple[dict[str, list[tuple[tuple[str, ...], int]]],
-                     list[tuple[tuple[str, ...], int]], list[tuple[tuple[str, ...], int]], float]
+# Draft choices from the face-up tops, each as (pile cards, gain, group), in `legal_commands`'
+# order: those that may lie in one set, their group the one asset type (_WILDS if all wilds);
+# and the largest gain of any
+DraftChoices = tuple[list[tuple[tuple[str, ...], int, str]], float]
 
 
 class Cards(NamedTuple):
@@ -53,6 +52,7 @@ class Cards(NamedTuple):
     rows: dict[str, tuple[int, int, Kind, str]]  # value, the cost of spending it, kind, type
     values: dict[str, int]
     units: dict[str, tuple[str, int]]  # its units in a challenge, by type (_WILDS for wilds)
+    pile: dict[str, tuple[int, str | None]]  # a pile card's gain in a draft, and its group
     counts: dict[tuple[str, ...], dict[str, int]]  # `_unit_counts` of hands met lately
     # `rollout_turn`'s draft choices from the face-up tops met lately (and whether one only)
     drafts: dict[tuple[tuple[str, ...], bool], DraftChoices]
@@ -65,16 +65,20 @@ def edition_cards(edition: Edition) -> Cards:
             for c, i in table.items()}
     units = {c: (_WILDS, 2 if i.type == PENNY_JAR else 1) if i.kind is Kind.WILD else (i.type, 1)
              for c, i in table.items() if i.kind is Kind.WILD or i.kind is Kind.ASSET}
-    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, {}, {})
+    # A pile card's group: its type if an asset, _WILDS if a wild, None if an action card.
+    pile = {c: (i.value + 4_000, i.type if i.kind is Kind.ASSET else
+                _WILDS if i.kind is Kind.WILD else None) for c, i in table.items()}
+    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, pile, {}, {})
 
 
 class _Ctx:
-    __slots__ = ("cards", "seat", "state", "table")
+    __slots__ = ("cards", "draft_fight", "seat", "state", "table")
 
     def __init__(self, state: GameState, seat: int) -> None:
         self.state, self.seat = state, seat
         self.cards = edition_cards(state.ruleset.edition)
         self.table = self.cards.table
+        self.draft_fight: float | None = None  # `_challenge_draft`'s score, once worked out
 
 
 def rollout_choice(state: GameState, seat: int, legal: Sequence[SeatCommand],
@@ -176,9 +180,12 @@ def _challenge(ctx: _Ctx, cmd: commands.Challenge) -> float:
 
 
 def _challenge_draft(ctx: _Ctx, cmd: commands.ChallengeDraft) -> float:
-    draft = ctx.state.draft
-    assert draft is not None
-    return _fight(ctx, draft.drafter, draft.set.type, _set_value(ctx, draft.set))
+    # The same for every play that opens it: worked out once a decision.
+    if ctx.draft_fight is None:
+        draft = ctx.state.draft
+        assert draft is not None
+        ctx.draft_fight = _fight(ctx, draft.drafter, draft.set.type, _set_value(ctx, draft.set))
+    return ctx.draft_fight
 
 
 def _respond(ctx: _Ctx, cmd: commands.Respond) -> float:

@@ -14,7 +14,7 @@ from cya_rules import commands, legal_commands
 from cya_rules.cards import MOVE, SWAP, Kind
 from cya_rules.challenge import plays
 from cya_rules.commands import SeatCommand
-from cya_rules.draft import face_up_tops
+from cya_rules.draft import adjacent_piles
 from cya_rules.legal import DIRECTIONS
 from cya_rules.state import AwaitingAction, GameState
 
@@ -155,62 +155,58 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
 
 def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
     state, rows = ctx.state, ctx.cards.rows
-    for_asset, all_wild, for_wild, most = _draft_choices(
-        ctx.cards, tuple(face_up_tops(state, ctx.seat)), state.players == 3)
+    choices, most = _draft_choices(ctx.cards, _tops(state, ctx.seat), state.players == 3)
     asset, wild = Kind.ASSET, Kind.WILD
     for h in state.hands[ctx.seat]:
         value, spent, kind, type_ = rows[h]
-        if kind is asset:
-            fitting = for_asset.get(type_, all_wild)
-        elif kind is wild:
-            fitting = for_wild
-        else:
+        if kind is not asset and kind is not wild:
             continue
         own = value - spent
         if own + most < best.score:
             continue  # no draft with this card reaches the best score
-        for combo, gain in fitting:  # `rollout._draft`'s score, before the command is built
-            if own + gain >= best.score:
+        # `rollout._draft`'s score, before the command is built; the sets `group_type(table,
+        # (h, *combo))` accepts: an asset takes its own type's or all-wild pile cards, a wild
+        # any that hold an asset (`not group`: all wilds, _WILDS being empty).
+        for combo, gain, group in choices:
+            if own + gain >= best.score and (
+                    (group == type_ or not group) if kind is asset else group):
                 best.offer(own + gain, commands.DraftSet(h, combo))
 
 
+def _tops(state: GameState, seat: int) -> tuple[str, ...]:
+    """`face_up_tops`' cards, in its order, without its dict."""
+    piles, up = state.draft_piles, state.draft_face_up
+    return tuple([piles[p][0] for p in adjacent_piles(state, seat) if piles[p] and up[p]])
+
+
 def _draft_choices(cards: Cards, tops: tuple[str, ...], one: bool) -> DraftChoices:
-    """The pile cards a draft may take with `tops` face up (one only with 3 players, §14), each
-    with its gain, sorted by the hand cards that make a set of them (`group_type(table,
-    (h, *combo))`: one asset type, at least one asset); read once while kept (the tops change
-    seldom)."""
+    """The pile cards a draft may take with `tops` face up (one only with 3 players, §14), in
+    `legal_commands`' order, each with its gain and its group (the one asset type of its
+    cards, _WILDS if all are wilds), those that cannot lie in one set (an action card, two
+    asset types) left out; and the largest gain of any. Worked out once while kept:
+    a search meets the same tops often (half the time), and a new deal's tops just as often."""
     known = cards.drafts.get((tops, one))
     if known is None:
         if len(cards.drafts) >= KEPT:
             cards.drafts.clear()
-        rows = cards.rows
-        sizes = (1,) if one else range(1, len(tops) + 1)
-        choices = [(combo, sum([rows[c][0] for c in combo]) + 4_000 * len(combo),
-                    _pile_group(rows, combo))
-                   for k in sizes for combo in combinations(tops, k)]
-        types = {group for _, _, group in choices if group not in (None, _WILDS)}
-        known = cards.drafts[tops, one] = (
-            {t: [(c, g) for c, g, group in choices if group in (t, _WILDS)] for t in types},
-            [(c, g) for c, g, group in choices if group == _WILDS],
-            [(c, g) for c, g, group in choices if group is not None and group != _WILDS],
-            max((g for _, g, _ in choices), default=-math.inf))
+        pile = cards.pile
+        choices: list[tuple[tuple[str, ...], int, str]] = []
+        most = -math.inf
+        for k in (1,) if one else range(1, len(tops) + 1):
+            for combo in combinations(tops, k):
+                gain = 0
+                group: str | None = _WILDS
+                for c in combo:  # the group and the gain in one pass
+                    card_gain, card_group = pile[c]
+                    gain += card_gain
+                    if card_group != _WILDS and group is not None:
+                        group = card_group if not group or group == card_group else None
+                if gain > most:
+                    most = gain
+                if group is not None:
+                    choices.append((combo, gain, group))
+        known = cards.drafts[tops, one] = (choices, most)
     return known
-
-
-def _pile_group(rows: dict[str, tuple[int, int, Kind, str]], combo: tuple[str, ...]
-                ) -> str | None:
-    """The one asset type of `combo`'s cards, _WILDS if all are wilds, None if they cannot lie
-    in one set (an action card, or two asset types)."""
-    group = _WILDS
-    for c in combo:
-        _, _, kind, type_ = rows[c]
-        if kind is Kind.ASSET:
-            if group not in (_WILDS, type_):
-                return None
-            group = type_
-        elif kind is not Kind.WILD:
-            return None
-    return group
 
 
 def _offer_advanced(ctx: _Ctx, best: _Best) -> None:
