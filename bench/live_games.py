@@ -15,6 +15,8 @@ servers' probe, /v1/metrics); every stream got every event of its game, in order
 
 `--games 10000,15000,20000` ramps: a fresh run at each size until a target misses
 (`--past-misses`: every size, to see how far the games and streams hold past the first miss).
+`--by-game` puts both seats of a game on one process, as a balancer hashing the game id
+would: every delivery is then local (the commit's own process), none crosses Redis.
 Before the load, the servers' CPU with every stream open and no command is measured for
 10 s (`server_cores_idle_streams_open`).
 Prints one JSON object on its last line; exits 1 when a target is missed.
@@ -45,8 +47,8 @@ def _all(pipes: list[Any], step: tuple[Any, ...]) -> list[dict[str, Any]]:
     return [pipe.recv() for pipe in pipes]
 
 
-def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgres: bool
-        ) -> dict[str, Any]:
+def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgres: bool,
+        by_game: bool = False) -> dict[str, Any]:
     from live import load  # aiohttp, the bench extra's: `--help` runs without it
 
     folder = tempfile.mkdtemp(prefix=f"cya-live-{games}-")  # kept: the servers' logs
@@ -61,7 +63,8 @@ def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgr
         share = [games // processes + (i < games % processes) for i in range(processes)]
         for i in range(processes):
             mine, theirs = ctx.Pipe()
-            worker = ctx.Process(target=load.run, args=(theirs, ports, sum(share[:i]), share[i]),
+            worker = ctx.Process(target=load.run,
+                                 args=(theirs, ports, sum(share[:i]), share[i], by_game),
                                  daemon=True)
             worker.start()
             pipes.append(mine)
@@ -129,7 +132,7 @@ def run(games: int, seconds: float, processes: int, heartbeat_s: int, own_postgr
             "server_cores_idle_streams_open": round(idle_cores, 3),
             "machine_busy_while_loaded": machine_busy,
             "client_cores": round(sum(p["cpu_s"] for p in played) / window, 2),
-            "processes": processes,
+            "processes": processes, "routing": "by-game" if by_game else "split",
         }
 
 
@@ -148,13 +151,17 @@ def main() -> int:
     parser.add_argument("--own-postgres", action="store_true",
                         help="a PostgreSQL cluster of the run's own on a free port (durable, "
                              "as the shared one), instead of a database on the local server")
+    parser.add_argument("--by-game", action="store_true",
+                        help="both seats of a game on one process (as behind a balancer that "
+                             "hashes the game id), instead of one on each")
     parser.add_argument("--past-misses", action="store_true",
                         help="ramp through every size of --games, past the first miss")
     args = parser.parse_args()
     servers.raise_open_files()
     runs = []
     for games in (int(g) for g in args.games.split(",")):
-        result = run(games, args.seconds, args.processes, args.heartbeat, args.own_postgres)
+        result = run(games, args.seconds, args.processes, args.heartbeat, args.own_postgres,
+                     args.by_game)
         result["met"] = figures.met(result)
         runs.append(result)
         print(json.dumps(result), file=sys.stderr, flush=True)

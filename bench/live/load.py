@@ -23,8 +23,9 @@ YIELD = 10  # the load processes' niceness, above the servers'
 
 
 class Load:
-    def __init__(self, ports: list[int], first: int, games: int) -> None:
+    def __init__(self, ports: list[int], first: int, games: int, by_game: bool) -> None:
         self.ports, self.first, self.count = ports, first, games
+        self.by_game = by_game  # a game's seats on one process (a balancer hashing its id)
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=60))
         self.tables: list[Table] = []
@@ -45,7 +46,7 @@ class Load:
             return r.status, (await r.json() if r.content_type == "application/json" else None)
 
     async def make(self, i: int) -> Table | None:
-        ports = (self.ports[i % 2], self.ports[(i + 1) % 2])
+        ports = (self.ports[i % 2], self.ports[i % 2 if self.by_game else (i + 1) % 2])
         keys = []
         for port in ports:
             _, player = await self.call(port, "POST", "/v1/players", body={})
@@ -183,7 +184,8 @@ class Load:
         await self.http.close()
 
 
-def run(pipe: Connection, ports: list[int], first: int, games: int) -> None:
+def run(pipe: Connection, ports: list[int], first: int, games: int, by_game: bool = False
+        ) -> None:
     """The process's body: each message from the main process is a step to take. It yields
     the CPU to the service it measures (as bench/soak.py's clients do): on one machine the
     load generator would otherwise take the servers' share."""
@@ -191,7 +193,7 @@ def run(pipe: Connection, ports: list[int], first: int, games: int) -> None:
     os.nice(YIELD)
 
     async def steps() -> None:
-        load = Load(ports, first, games)
+        load = Load(ports, first, games, by_game)
         loop = asyncio.get_running_loop()
         try:
             while True:
