@@ -46,6 +46,12 @@ def face_up_tops(state: GameState, seat: int) -> dict[str, int]:
     }
 
 
+def face_up_top_cards(state: GameState, seat: int) -> tuple[str, ...]:
+    """`face_up_tops`' cards in its order, without the dictionary (the legal drafts' key)."""
+    piles, up = state.draft_piles, state.draft_face_up
+    return tuple([piles[p][0] for p in adjacent_piles(state, seat) if piles[p] and up[p]])
+
+
 def draft_set(d: Decision, cmd: DraftSet, actor: int) -> None:
     require_turn(d, actor)
     s = d.state

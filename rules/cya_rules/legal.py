@@ -10,7 +10,7 @@ from . import commands
 from .cards import MOVE, SWAP, Edition, Kind, card_table
 from .challenge import draft_challenge_error, plays, target_error
 from .commands import SeatCommand
-from .draft import face_up_tops
+from .draft import face_up_top_cards
 from .sets import Table, formable_pairs, pair_type
 from .state import (
     AwaitingAction,
@@ -88,8 +88,8 @@ def _challenges(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
 
 
 def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
-    needs = _draft_needs(state.ruleset.edition, tuple(face_up_tops(state, seat)),
-                         state.players == 3)
+    needs = draft_needs(state.ruleset.edition, face_up_top_cards(state, seat),
+                        state.players == 3)
     out: list[SeatCommand] = []
     for h in state.hands[seat]:  # the same sets as group_type(table, (h, *combo)) accepts
         info = table[h]
@@ -102,8 +102,8 @@ def _drafts(state: GameState, table: Table, seat: int) -> list[SeatCommand]:
 
 
 @lru_cache(maxsize=4096)  # the tops change seldom: a search meets the same ones often
-def _draft_needs(edition: Edition, tops: tuple[str, ...], one: bool
-                 ) -> tuple[tuple[tuple[str, ...], str | None], ...]:
+def draft_needs(edition: Edition, tops: tuple[str, ...], one: bool
+                ) -> tuple[tuple[tuple[str, ...], str | None], ...]:
     """Each choice of pile cards from `tops` (one only with 3 players, §14), and what hand
     card completes it (§17 A27): an asset or a wild where the choice has that asset type, any
     asset ("") where it is all wilds, none (None) where it cannot lie in one set (an action
@@ -124,7 +124,7 @@ def _draft_needs(edition: Edition, tops: tuple[str, ...], one: bool
 
 @cache
 def _pile_groups(edition: Edition) -> dict[str, str | None]:
-    """Each card's `_draft_needs` alone: its type if an asset, "" if a wild, None if not."""
+    """Each card's `draft_needs` alone: its type if an asset, "" if a wild, None if not."""
     return {c: info.type if info.kind is Kind.ASSET else "" if info.kind is Kind.WILD else None
             for c, info in card_table(edition).items()}
 

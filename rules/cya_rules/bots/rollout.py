@@ -52,7 +52,6 @@ class Cards(NamedTuple):
     rows: dict[str, tuple[int, int, Kind, str]]  # value, the cost of spending it, kind, type
     values: dict[str, int]
     units: dict[str, tuple[str, int]]  # its units in a challenge, by type (_WILDS for wilds)
-    pile: dict[str, tuple[int, str | None]]  # a pile card's gain in a draft, and its group
     counts: dict[tuple[str, ...], dict[str, int]]  # `_unit_counts` of hands met lately
     # `rollout_turn`'s draft choices from the face-up tops met lately (and whether one only)
     drafts: dict[tuple[tuple[str, ...], bool], DraftChoices]
@@ -65,10 +64,7 @@ def edition_cards(edition: Edition) -> Cards:
             for c, i in table.items()}
     units = {c: (_WILDS, 2 if i.type == PENNY_JAR else 1) if i.kind is Kind.WILD else (i.type, 1)
              for c, i in table.items() if i.kind is Kind.WILD or i.kind is Kind.ASSET}
-    # A pile card's group: its type if an asset, _WILDS if a wild, None if an action card.
-    pile = {c: (i.value + 4_000, i.type if i.kind is Kind.ASSET else
-                _WILDS if i.kind is Kind.WILD else None) for c, i in table.items()}
-    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, pile, {}, {})
+    return Cards(table, rows, {c: i.value for c, i in table.items()}, units, {}, {})
 
 
 class _Ctx:

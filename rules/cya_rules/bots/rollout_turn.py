@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 import random
-from itertools import combinations
 
 from cya_rules import commands, legal_commands
-from cya_rules.cards import MOVE, SWAP, Kind
+from cya_rules.cards import MOVE, SWAP, Edition, Kind
 from cya_rules.challenge import plays
 from cya_rules.commands import SeatCommand
-from cya_rules.draft import adjacent_piles
-from cya_rules.legal import DIRECTIONS
+from cya_rules.draft import face_up_top_cards
+from cya_rules.legal import DIRECTIONS, draft_needs
 from cya_rules.state import AwaitingAction, GameState
 
 from .rollout import (
@@ -155,7 +154,8 @@ def _offer_challenges(ctx: _Ctx, best: _Best) -> None:
 
 def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
     state, rows = ctx.state, ctx.cards.rows
-    choices, most = _draft_choices(ctx.cards, _tops(state, ctx.seat), state.players == 3)
+    choices, most = _draft_choices(ctx.cards, state.ruleset.edition,
+                                   face_up_top_cards(state, ctx.seat), state.players == 3)
     asset, wild = Kind.ASSET, Kind.WILD
     for h in state.hands[ctx.seat]:
         value, spent, kind, type_ = rows[h]
@@ -173,38 +173,24 @@ def _offer_drafts(ctx: _Ctx, best: _Best) -> None:
                 best.offer(own + gain, commands.DraftSet(h, combo))
 
 
-def _tops(state: GameState, seat: int) -> tuple[str, ...]:
-    """`face_up_tops`' cards, in its order, without its dict."""
-    piles, up = state.draft_piles, state.draft_face_up
-    return tuple([piles[p][0] for p in adjacent_piles(state, seat) if piles[p] and up[p]])
-
-
-def _draft_choices(cards: Cards, tops: tuple[str, ...], one: bool) -> DraftChoices:
-    """The pile cards a draft may take with `tops` face up (one only with 3 players, §14), in
-    `legal_commands`' order, each with its gain and its group (the one asset type of its
-    cards, _WILDS if all are wilds), those that cannot lie in one set (an action card, two
-    asset types) left out; and the largest gain of any. Worked out once while kept:
-    a search meets the same tops often (half the time), and a new deal's tops just as often."""
+def _draft_choices(cards: Cards, edition: Edition, tops: tuple[str, ...], one: bool
+                   ) -> DraftChoices:
+    """`legal_commands`' draft choices from `tops` (`draft_needs`: their order, and each
+    choice's group, _WILDS where all are wilds), those that cannot lie in one set left out,
+    each with its gain; and the largest gain of any. Kept while the tops recur (a search
+    meets the same tops half the time)."""
     known = cards.drafts.get((tops, one))
     if known is None:
         if len(cards.drafts) >= KEPT:
             cards.drafts.clear()
-        pile = cards.pile
+        values = cards.values
         choices: list[tuple[tuple[str, ...], int, str]] = []
         most = -math.inf
-        for k in (1,) if one else range(1, len(tops) + 1):
-            for combo in combinations(tops, k):
-                gain = 0
-                group: str | None = _WILDS
-                for c in combo:  # the group and the gain in one pass
-                    card_gain, card_group = pile[c]
-                    gain += card_gain
-                    if card_group != _WILDS and group is not None:
-                        group = card_group if not group or group == card_group else None
-                if gain > most:
-                    most = gain
-                if group is not None:
-                    choices.append((combo, gain, group))
+        for combo, group in draft_needs(edition, tops, one):
+            gain = sum([values[c] for c in combo]) + 4_000 * len(combo)
+            most = max(most, gain)
+            if group is not None:
+                choices.append((combo, gain, group))
         known = cards.drafts[tops, one] = (choices, most)
     return known
 
