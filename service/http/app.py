@@ -56,6 +56,7 @@ from service.pipeline.hooks import Scheduler
 from service.players.directory import PlayerDirectory
 from service.projections.seat_views import MemoryViews
 from service.wiring.bootstrap import build, tune_gc
+from service.wiring.paced_gc import PacedCollections
 from service.wiring.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -206,6 +207,7 @@ def create_app(
     restore: list[Callable[[], object]] = []
     pairing = PairingTicker(services.matchmaker.tick, settings.match_tick_s)
     lag_probe = LoopLagProbe(stall_log_s=http.stall_log_ms / 1000)
+    collections = PacedCollections()
 
     async def startup(app: Litestar) -> None:
         # An operator who skipped the migrations learns it here, not from each request's
@@ -218,12 +220,14 @@ def create_app(
         runtime.player_feeds.start()
         pairing.start()
         lag_probe.start()
+        collections.start()
         restore.extend(_drain_streams_on_exit_signal(runtime.feeds, runtime.player_feeds))
 
     async def shutdown(app: Litestar) -> None:
         for undo in restore:
             undo()
         await lag_probe.close()
+        await collections.close()
         await pairing.close()
         await runtime.feeds.close()
         await runtime.player_feeds.close()

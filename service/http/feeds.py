@@ -23,7 +23,6 @@ from cya_rules.table.seats import SeatHolder
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.pipeline.hooks import Publisher
-from service.pipeline.publishers import Published
 from service.projections.games import recorded_versions
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
@@ -178,16 +177,15 @@ class Feed:
 
     async def _pump(self) -> None:
         sub = self.publisher.subscribe(self.game_id)
-        pending: asyncio.Task[Published] | None = None
         loop, last_loss = asyncio.get_running_loop(), float("-inf")
         try:
             while True:
-                if pending is None:
-                    pending = asyncio.create_task(anext(sub))  # type: ignore[arg-type]
-                await asyncio.wait({pending})
-                finished, pending = pending, None
                 try:
-                    published = finished.result()
+                    # Awaited here, not in a task of its own: a subscription only waits on a
+                    # queue (`redis_channels` reads Redis), so a cancellation reaches it.
+                    published = await anext(sub)
+                    if published.version <= self.version:  # taken already: this commit's own
+                        continue
                     self.take(published.events)
                     if published.version <= self.version:
                         continue
@@ -197,7 +195,8 @@ class Feed:
                     # timeout. Resubscribe; the process's timer reads for it meanwhile.
                     log.warning("feed subscription lost for %s; resubscribing",
                                 self.game_id, exc_info=True)
-                    await sub.aclose()  # type: ignore[attr-defined]
+                    with contextlib.suppress(Exception):
+                        await sub.aclose()  # type: ignore[attr-defined]
                     now = loop.time()
                     if now - last_loss < self.poll:  # the publisher is away: wait for it
                         await asyncio.sleep(self.poll)
@@ -210,11 +209,8 @@ class Feed:
         finally:
             # Quietly: with Redis away, ending the subscription fails as well, and that was
             # the 500 of the long poll whose feed this was.
-            if pending is not None:  # it runs the generator: end it before closing that
-                await end_task(pending)
-            if pending is None or pending.done():
-                with contextlib.suppress(Exception):
-                    await sub.aclose()  # type: ignore[attr-defined]
+            with contextlib.suppress(Exception):
+                await sub.aclose()  # type: ignore[attr-defined]
 
 
 class Feeds:

@@ -35,12 +35,23 @@ _encode_events = msgspec.msgpack.Encoder().encode
 _decode_events = msgspec.msgpack.Decoder(tuple[StoredEvent, ...]).decode
 
 
-class Published(NamedTuple):
+class Published:
     """A game's publish: the version it reached, and the commit's events when they came with
-    it (none: read the log up to `version`)."""
+    it (none: read the log up to `version`). Decoded only when asked for: a follower already
+    past `version` (the commit was this process's own, a feed here took it) needs none, and
+    decoding them was most of what such an echo cost."""
 
-    version: int
-    events: tuple[StoredEvent, ...] = ()
+    __slots__ = ("_encoded", "_events", "version")
+
+    def __init__(self, version: int, events: tuple[StoredEvent, ...] = (),
+                 encoded: bytes = b"") -> None:
+        self.version, self._events, self._encoded = version, events, encoded
+
+    @property
+    def events(self) -> tuple[StoredEvent, ...]:
+        if self._encoded:
+            self._events, self._encoded = _decode_events(self._encoded), b""
+        return self._events
 
 
 class PlayerNews(NamedTuple):
@@ -139,7 +150,7 @@ class RedisPublisher:
                     yield Published(ANY_VERSION)
                     continue
                 version, _, events = data.partition(b" ")
-                yield Published(int(version), _decode_events(events) if events else ())
+                yield Published(int(version), encoded=events)
 
     async def subscribe_players(self) -> AsyncIterator[PlayerNews]:
         subscribed = False

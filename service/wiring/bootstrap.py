@@ -92,6 +92,12 @@ def build(settings: Settings | None = None, *, scheduler: Scheduler | None = Non
                     catch_up_first=catch_up_first)
 
 
+# Middle collections between full ones: an API process makes one a second (`paced_gc`), so a
+# full collection (seconds, with 10,000 streams) comes at most once a day, and frees the
+# reference cycles that outlived two collections meanwhile.
+MIDDLE_PER_FULL = 86_400
+
+
 def tune_gc() -> None:
     """For every long-running process that runs the pipeline (API, workers). The folded-game
     cache keeps many long-lived objects; with CPython's default thresholds the full
@@ -102,7 +108,8 @@ def tune_gc() -> None:
     objects, so it must stay small: at 100,000 it took 25-80 ms (the bench's p99 at half rate
     blew up whenever one fell in its window); at 20,000, 3-21 ms. The game values (frozen
     msgspec Structs, `gc=False`) are not tracked at all: they cannot form cycles, and they were
-    most of what each collection walked."""
+    most of what each collection walked. An API process also collects its young generations
+    on a clock (`paced_gc`), each of whose middle collections counts towards a full one."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 50, 1000)
+    gc.set_threshold(20_000, 50, MIDDLE_PER_FULL)

@@ -166,3 +166,59 @@ async def test_given_commits_in_another_process_then_their_publishes_carry_the_e
     finally:
         await committing.close()
         await following.close()
+
+
+async def test_given_commits_in_this_process_then_their_publishes_are_not_decoded_again(
+        tmp_path, redis_db, monkeypatch):  # noqa: F811
+    # Behind a balancer that sends a game's requests to one process, every publish a feed
+    # hears is its own process's commit, which the feed took at the commit: decoding the
+    # publish's events again was most of what hearing it cost.
+    from cya_rules.legal import legal_commands
+    from service.events.migrate import upgrade
+    from service.pipeline import publishers
+    from service.wiring.bootstrap import build
+    from service.wiring.settings import Settings
+    from tests.workers.games import humans, start_game
+
+    decoded: list[int] = []
+    real_decode = publishers._decode_events
+
+    def counted_decode(data: bytes) -> tuple:
+        decoded.append(len(data))
+        return real_decode(data)
+
+    monkeypatch.setattr(publishers, "_decode_events", counted_decode)
+    url = f"sqlite+aiosqlite:///{tmp_path}/echo.sqlite3"
+    await asyncio.to_thread(upgrade, url)
+    services = build(Settings(database_url=url, redis_url=redis_db.url, scheduler="none"))
+    feeds = Feeds(services.store, services.publisher, poll=30)
+    services.pipeline.hints.listeners += (feeds,)  # as the API wires it
+    heard = services.publisher.subscribe  # the publishes reach the feed: counted here too
+    published: list[int] = []
+
+    async def counting_subscribe(game_id: str) -> AsyncIterator:
+        async for item in heard(game_id):
+            published.append(item.version)
+            yield item
+
+    services.publisher.subscribe = counting_subscribe  # type: ignore[method-assign]
+    try:
+        game_id = await start_game(services, humans("a", "b"))
+        async with feeds.follow(game_id) as feed:
+            for _ in range(12):
+                game = await services.pipeline.load(game_id)
+                seat = game.state.pending_seats()[0]
+                outcome = await services.pipeline.play(game_id, seat,
+                                                       legal_commands(game.state, seat)[0])
+                assert feed.version == outcome.version  # taken at the commit
+            last = feed.version
+            for _ in range(100):  # every commit's publish came back to the feed
+                if published and published[-1] == last:
+                    break
+                await asyncio.sleep(0.02)
+            assert published[-1] == last
+            assert decoded == [], "the feed held each commit already"
+            assert feed.events == await services.store.read_events(game_id)
+        await feeds.close()
+    finally:
+        await services.close()
