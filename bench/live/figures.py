@@ -42,6 +42,8 @@ def judged(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "p50_delivery_ms": pct(merged["from_send"], 0.5),
         "p99_delivery_ms": pct(merged["from_send"], 0.99),
         "p99_delivery_after_answer_ms": pct(merged["from_answer"], 0.99),
+        # How late the load processes sent (their own loop behind): part of the command p99.
+        "p99_send_late_ms": pct(merged["send_late"], 0.99),
         "undelivered_commands": merged["undelivered_commands"],
         "missed_events": merged["missed_events"],
         "out_of_order_streams": merged["out_of_order_streams"],

@@ -5,11 +5,13 @@ time kept (`time.monotonic`, the same clock in every process of this box)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
+_decode = msgspec.json.Decoder().decode
 OnEvent = Callable[[int, dict[str, Any], list[int], float], None]  # version, event, awaiting, at
 
 
@@ -71,7 +73,7 @@ class Stream:
                 if line.startswith(b"data:"):
                     data = line[5:].strip()
                 elif not line.strip() and data:
-                    body = json.loads(data)
+                    body = _decode(data)
                     data = b""
                     self.versions.append(body["version"])
                     self.on_event(body["version"], body["event"], body["awaiting"], at)

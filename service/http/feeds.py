@@ -49,6 +49,11 @@ async def end_task(task: asyncio.Task[Any]) -> None:
         log.debug("task %s ended with %r", task.get_name(), task.exception())
 
 
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 class After(NamedTuple):
     """A game after one of its events: whose decision it waits for and until when (for the
     stream's `awaiting` and `deadline`), and who holds each seat (a seat's events are shown
@@ -84,7 +89,7 @@ class Feed:
         self.users = 0
         self.draining = False  # the process is stopping: waiters return, streams end
         self._over = False  # `game_ended` is in the feed
-        self._changed = asyncio.Event()
+        self._waiters: set[asyncio.Future[None]] = set()  # `wait_past`'s, woken by news
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
@@ -123,8 +128,7 @@ class Feed:
             self.version = new[-1].version
             if self.followed is not None:
                 self.followed.heard(self.game_id, new)
-            changed, self._changed = self._changed, asyncio.Event()
-            changed.set()
+            self.wake()
 
     def _fold(self, stored: StoredEvent) -> After:
         """The game after this event; nothing known once the rules cannot replay the log (a
@@ -158,19 +162,33 @@ class Feed:
         loop then cannot spin without letting the rest of the process run (a `/turn` poll
         whose reload kept answering a stale game used to hold the event loop for its whole
         timeout, and with it the very commit that would have freshened the game)."""
-        await asyncio.sleep(0)
+        if self.version > version or self.draining or self.ended:
+            await asyncio.sleep(0)  # answered at once: suspended all the same
+            return True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while self.version <= version and not self.draining and not self.ended:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
-            # A timeout around the wait, not `wait_for`: that made a task per wait, of every
-            # stream at every event of a game a crowd follows.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):
-                    await self._changed.wait()
+            # A future and a timer that resolves it, not `wait_for` (a task per wait, of every
+            # stream at every event of a game a crowd follows) nor `asyncio.timeout` (two
+            # exceptions raised and caught at each of 10,000 streams' heartbeats).
+            waiter = loop.create_future()
+            self._waiters.add(waiter)
+            timer = loop.call_at(deadline, _resolve, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiters.discard(waiter)
         return True
+
+    def wake(self) -> None:
+        """Every `wait_past` looks again (news came, or the process is draining)."""
+        waiters, self._waiters = self._waiters, set()
+        for waiter in waiters:
+            _resolve(waiter)
 
     def after(self, version: int) -> list[StoredEvent]:
         return self.events[version:] if version >= 0 else self.events  # versions are 1, 2, …
@@ -227,7 +245,7 @@ class Feeds:
         self.draining = True
         for feed in self._feeds.values():
             feed.draining = True
-            feed._changed.set()
+            feed.wake()
 
     @contextlib.asynccontextmanager
     async def follow(self, game_id: str) -> AsyncIterator[Feed]:
