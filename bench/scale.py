@@ -31,6 +31,7 @@ from typing import Any
 import http_api
 from scaling import measure
 from scaling.fill import fill, load_templates
+from scaling.partition import partition
 from scaling.plot import draw
 from scaling.templates import play_templates
 
@@ -166,6 +167,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the stores for the next run")
     parser.add_argument("--plot", default="docs/scale.png", help="where to draw the curve")
+    parser.add_argument("--partitions", type=int, default=0,
+                        help="the A/B: events, commands and game_views hash partitioned by "
+                             "game_id into this many partitions (default 0: none)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     return asyncio.run(_run(sizes, args))
@@ -183,11 +187,13 @@ async def _run(sizes: list[int], args: Any) -> int:
         full, lobby = await load_templates(source)
     finally:
         await source.close()
-    names = [f"{prefix}_{n}" for n in sizes]
+    hashed = f"_hash{args.partitions}" if args.partitions else ""
+    names = [f"{prefix}_{n}{hashed}" for n in sizes]
     figures: dict[str, dict[str, Any]] = {}
     for n, name in zip(sizes, names, strict=True):
         print(f"store of {n:,} games: building or reusing", file=sys.stderr)
-        build_s = await _build(name, lambda conn, n=n: fill(conn, n, full, lobby))
+        build_s = await _build(name, lambda conn, n=n: _fill(conn, n, full, lobby,
+                                                             args.partitions))
         per_game, rows = await _bytes_per_game(name)
         figures[name] = {"games": n, "games_rows": rows, "build_s": round(build_s, 1),
                          "bytes_per_game": round(per_game),
@@ -207,10 +213,16 @@ async def _run(sizes: list[int], args: Any) -> int:
     if not args.keep:
         for name in [templates, *names]:
             await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    return _report(sizes, [figures[n] for n in names], args.plot)
+    return _report(sizes, [figures[n] for n in names], args.plot, args.partitions)
 
 
-def _report(sizes: list[int], rows: list[dict[str, Any]], plot: str) -> int:
+async def _fill(conn: Any, n: int, full: Any, lobby: Any, partitions: int) -> None:
+    if partitions:
+        await partition(conn, partitions)
+    await fill(conn, n, full, lobby)
+
+
+def _report(sizes: list[int], rows: list[dict[str, Any]], plot: str, partitions: int) -> int:
     small, large = rows[0], rows[-1]
     growth = {key: round(large[key] / small[key], 3) for key in small
               if key.endswith(("_p99_ms", "_per_game", "sweep_scan_ms"))
@@ -222,7 +234,8 @@ def _report(sizes: list[int], rows: list[dict[str, Any]], plot: str) -> int:
         print(json.dumps(row), file=sys.stderr)
     if plot:
         draw(sizes, rows, plot)
-    print(json.dumps({"benchmark": "scale", "sizes": sizes, "stores": rows,
+    print(json.dumps({"benchmark": "scale", "sizes": sizes, "partitions": partitions,
+                      "stores": rows,
                       "growth_largest_vs_smallest": growth, "targets": targets, "met": met,
                       "ok": all(met.values())}))
     return 0 if all(met.values()) else 1
