@@ -102,8 +102,12 @@ class Feed:
         """Ends the pump, waiting for it a moment at most: the caller is a long poll or a
         stream that owes its client an answer now (a pump that takes longer ends by itself
         at its subscription's next read)."""
-        if self._task is not None:
-            await end_task(self._task)
+        # Let go of the task: it holds this feed (its coroutine's frame, and the frames of
+        # the cancellation's traceback), so holding it was a cycle that only a full
+        # collection frees (`service/wiring/paced_gc.py`): a feed's whole log, kept.
+        task, self._task = self._task, None
+        if task is not None:
+            await end_task(task)
 
     async def refresh(self) -> None:
         async with self._lock:

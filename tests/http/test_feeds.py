@@ -222,3 +222,27 @@ async def test_given_commits_in_this_process_then_their_publishes_are_not_decode
         await feeds.close()
     finally:
         await services.close()
+
+
+async def test_given_a_feed_let_go_then_its_reference_counts_free_it_without_a_collection():
+    # The feed held its pump's task, and the task (its frames) the feed: a cycle. API
+    # processes collect only the young generations often (service/wiring/paced_gc.py), so a
+    # feed that had lived long kept its game's whole log until a full collection.
+    import gc
+    import weakref
+
+    from service.pipeline.publishers import LocalPublisher
+
+    feeds = Feeds(_NoEvents(), LocalPublisher(), poll=30)  # type: ignore[arg-type]
+    gc.collect()
+    gc.disable()
+    try:
+        async with feeds.follow("g") as feed:
+            await asyncio.sleep(0.01)  # its pump waits on its subscription
+            gone = weakref.ref(feed)
+        del feed
+        await asyncio.sleep(0.01)
+        assert gone() is None
+    finally:
+        gc.enable()
+        await feeds.close()
