@@ -171,10 +171,7 @@ class Feed:
             return True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.version <= version and not self.draining and not self.ended:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return False
+        while True:
             # A future and a timer that resolves it, not `wait_for` (a task per wait, of every
             # stream at every event of a game a crowd follows) nor `asyncio.timeout` (two
             # exceptions raised and caught at each of 10,000 streams' heartbeats).
@@ -186,7 +183,10 @@ class Feed:
             finally:
                 timer.cancel()
                 self._waiters.discard(waiter)
-        return True
+            if self.version > version or self.draining or self.ended:
+                return True
+            if deadline <= loop.time():
+                return False
 
     def wake(self) -> None:
         """Every `wait_past` looks again (news came, or the process is draining)."""
