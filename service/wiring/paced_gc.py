@@ -24,14 +24,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+from collections.abc import Callable
 
 YOUNG_S = 0.25
 MIDDLE_EVERY = 4  # ticks: the middle generation once a second
 
 
 class PacedCollections:
-    def __init__(self, young_s: float = YOUNG_S, middle_every: int = MIDDLE_EVERY) -> None:
-        self.young_s, self.middle_every = young_s, middle_every
+    def __init__(self, young_s: float = YOUNG_S, middle_every: int = MIDDLE_EVERY,
+                 collect: Callable[[int], object] = gc.collect) -> None:
+        self.young_s, self.middle_every, self.collect = young_s, middle_every, collect
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -44,7 +46,7 @@ class PacedCollections:
         while True:
             await asyncio.sleep(self.young_s)
             tick += 1
-            gc.collect(1 if tick % self.middle_every == 0 else 0)
+            self.collect(1 if tick % self.middle_every == 0 else 0)
 
     async def close(self) -> None:
         if self._task is not None:
