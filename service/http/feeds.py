@@ -166,7 +166,7 @@ class Feed:
         loop then cannot spin without letting the rest of the process run (a `/turn` poll
         whose reload kept answering a stale game used to hold the event loop for its whole
         timeout, and with it the very commit that would have freshened the game)."""
-        if self.version > version or self.draining or self.ended:
+        if self._past(version):
             await asyncio.sleep(0)  # answered at once: suspended all the same
             return True
         loop = asyncio.get_running_loop()
@@ -183,10 +183,14 @@ class Feed:
             finally:
                 timer.cancel()
                 self._waiters.discard(waiter)
-            if self.version > version or self.draining or self.ended:
+            if self._past(version):
                 return True
             if deadline <= loop.time():
                 return False
+
+    def _past(self, version: int) -> bool:
+        """Nothing more to wait for: events after `version`, the game over, or draining."""
+        return self.version > version or self.draining or self.ended
 
     def wake(self) -> None:
         """Every `wait_past` looks again (news came, or the process is draining)."""
