@@ -33,6 +33,9 @@ SELECT game_id, version, type, schema_version, data, visibility, command_id, act
        recorded_at, hash
 FROM events WHERE game_id = $1 AND version > $2 ORDER BY version
 """
+# A feed's check for publishes it missed, for every game a process follows: one array
+# parameter, so one prepared statement however many games (an IN list is a statement per count).
+_VERSIONS = "SELECT game_id, version FROM games WHERE game_id = ANY($1::text[])"
 TAIL_CONNECTIONS = 2
 VIEW_READ_CONNECTIONS = 8  # the hot reads' (views from the projection rows)
 
@@ -68,6 +71,9 @@ class PostgresEventStore(EventStore):
 
     async def tail(self, game_id: str, after: int) -> list[StoredEvent]:
         return [self.decode_row(r) for r in await self._tail.fetch(_AFTER, game_id, after)]
+
+    async def recorded_versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        return {r[0]: r[1] for r in await self._tail.fetch(_VERSIONS, list(game_ids))}
 
     async def fetch(self, read: HotRead, game_id: str) -> Sequence[Any]:
         return await self._reads.fetch(read.sql, game_id)

@@ -23,7 +23,6 @@ from cya_rules.table.seats import SeatHolder
 from service.events.event_store import EventStore
 from service.events.records import StoredEvent
 from service.pipeline.hooks import Publisher
-from service.projections.games import recorded_versions
 from service.table.clock import deadline
 from service.table.game import Game, apply_at
 
@@ -303,7 +302,7 @@ class Feeds:
             try:
                 followed = list(self._feeds)
                 for i in range(0, len(followed), BEHIND_BATCH):
-                    recorded = await recorded_versions(self.store, followed[i:i + BEHIND_BATCH])
+                    recorded = await self.store.recorded_versions(followed[i:i + BEHIND_BATCH])
                     behind = [feed for game_id, version in recorded.items()
                               if (feed := self._feeds.get(game_id)) is not None
                               and version > feed.version]

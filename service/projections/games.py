@@ -4,7 +4,7 @@ endpoint). What the API, the sweepers and the tests read alike."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -67,15 +67,6 @@ async def recorded_version(store: EventStore, game_id: str) -> int | None:
         found: int | None = await conn.scalar(
             sa.select(games.c.version).where(games.c.game_id == game_id))
         return found
-
-
-async def recorded_versions(store: EventStore, game_ids: Sequence[str]) -> dict[str, int]:
-    """The versions these games' rows record, by game (those without a row left out): one
-    primary-key lookup each, in one query."""
-    async with store.read() as conn:
-        rows = await conn.execute(sa.select(games.c.game_id, games.c.version).where(
-            games.c.game_id.in_(game_ids)))
-        return {game_id: version for game_id, version in rows}
 
 
 async def spectator_view_json(conn: AsyncConnection, game_id: str) -> str | None:

@@ -156,6 +156,20 @@ async def test_reads_serve_the_stored_views_the_lobby_and_due_work(services):
     assert [(d.game_id, d.kind) for d in now_due] == [(game_id, "bot_turn")]
 
 
+async def test_recorded_versions_are_each_asked_games_row_and_leave_out_the_unknown(services):
+    p = services.pipeline
+    started = await started_game(p)
+    waiting = (await p.create_game(CreateGame(QUICK4), "p0")).game_id
+    versions = {g: (await p.load(g, fresh=True)).version for g in (started, waiting)}
+
+    found = await services.store.recorded_versions([started, "no-such-game", waiting])
+    one = await services.store.recorded_versions([waiting])
+
+    assert found == versions and versions[started] > versions[waiting]
+    assert one == {waiting: versions[waiting]}
+    assert await services.store.recorded_versions([]) == {}
+
+
 def _view_in(body: bytes) -> GameView:
     """The view a `GET /view` body carries."""
     return msgspec.convert(msgspec.json.decode(body)["view"], GameView)
