@@ -173,6 +173,10 @@ def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
         assert not serious_accessibility_issues(page)
         # The rest of the game, every decision: the draft windows and duels of a 3-player
         # table (longer German lines beside the stake) still leave the moves on the screen.
+        # Without the replay of the bots' moves at a person's pace (0.5–0.9 s an event, most
+        # of this test's three minutes): the table at each decision is the same, and the replay's
+        # own line was checked above.
+        page.emulate_media(reduced_motion="reduce")
         page.reload()
         seen = every_decision_fits(page)
         # Until both were seen: one such game in 5.5 has no duel of hers or no draft window
