@@ -30,6 +30,21 @@ export async function mount(root) {
       onchange: (ev) => { st.filters[name] = ev.target.value; refresh(); },
     }, h('option', { value: '' }, t('lobby.any')), options.map((v) => h('option', { value: v }, words(name, v)))));
 
+  async function refresh() {
+    try {
+      const [mine, open] = await Promise.all([signedIn ? api.games({ mine: true, limit: 20 }) : { games: [] }, api.games({ ...st.filters, limit: 20 })]);
+      // Redraw only what changed, so a refresh does not move the keyboard focus.
+      if (signedIn && (JSON.stringify(mine.games) !== JSON.stringify(st.mine) || !mineList.firstChild)) {
+        replace(mineList, rows(st.mine = mine.games, t('lobby.none')));
+      }
+      if (JSON.stringify(open.games) !== JSON.stringify(st.open) || !openList.firstChild) {
+        replace(openList, rows(st.open = open.games, t('lobby.noMatch')));
+      }
+    } catch (err) { announce(err.message, 'error'); }
+  }
+  // The lists first, then the screen: drawn before them, "Custom game" moved down under a
+  // reader's click as "My games" filled (a slow server), and the click met a game's row.
+  await refresh();
   replace(root, h('div', { class: 'lobby' },
     signedIn ? h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, t('lobby.mine')), mineList,
       h('p', { class: 'buttons new-game' },
@@ -45,20 +60,6 @@ export async function mount(root) {
         filter('end_mode', t('lobby.end'), enums.EndMode.enum),
         filter('players', t('lobby.players'), [2, 3, 4, 5, 6])),
       openList)));
-
-  async function refresh() {
-    try {
-      const [mine, open] = await Promise.all([signedIn ? api.games({ mine: true, limit: 20 }) : { games: [] }, api.games({ ...st.filters, limit: 20 })]);
-      // Redraw only what changed, so a refresh does not move the keyboard focus.
-      if (signedIn && (JSON.stringify(mine.games) !== JSON.stringify(st.mine) || !mineList.firstChild)) {
-        replace(mineList, rows(st.mine = mine.games, t('lobby.none')));
-      }
-      if (JSON.stringify(open.games) !== JSON.stringify(st.open) || !openList.firstChild) {
-        replace(openList, rows(st.open = open.games, t('lobby.noMatch')));
-      }
-    } catch (err) { announce(err.message, 'error'); }
-  }
-  await refresh();
   const timer = setInterval(refresh, REFRESH_MS);
   return () => clearInterval(timer);
 }

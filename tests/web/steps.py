@@ -56,12 +56,29 @@ def create_game(page: Page, *, players: int, seats: list[str], edition: str = "e
     return page.url.rsplit("/", 1)[1]
 
 
+# What the server says of the page's game, beside what the page shows: a settle that times out
+# tells whether the game waited (for whom, since which version) or the page fell behind it.
+GAME_AS_SERVED = """async () => {
+  const id = location.hash.split('/')[2], key = localStorage.getItem('cya.key');
+  const res = await fetch(`/v1/games/${id}/turn?timeout=0`,
+                          { headers: { Authorization: `Bearer ${key}` } });
+  const turn = await res.json();
+  return { shown: document.querySelector('.board')?.dataset.version ?? null,
+           served: turn.version, status: turn.status, awaiting: turn.awaiting,
+           moves: (turn.legal_commands ?? []).length };
+}"""
+
+
 def settle(page: Page, timeout_s: float = 20) -> str:
     """Wait until the page shows a decision of ours or the game's end: 'move' or 'over'."""
-    page.wait_for_function(
-        """() => document.querySelector('.game-over')
-              || document.querySelector('.move-list button.move:not([disabled])')""",
-        timeout=timeout_s * 1000)
+    try:
+        page.wait_for_function(
+            """() => document.querySelector('.game-over')
+                  || document.querySelector('.move-list button.move:not([disabled])')""",
+            timeout=timeout_s * 1000)
+    except Exception as timed_out:
+        raise AssertionError(f"no decision nor end shown in {timeout_s} s: "
+                             f"{page.evaluate(GAME_AS_SERVED)}") from timed_out
     return "over" if page.locator(".game-over").count() else "move"
 
 

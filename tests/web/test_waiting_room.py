@@ -6,6 +6,7 @@ who reloads the page just then)."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -111,3 +112,28 @@ def test_an_invitee_who_sits_down_while_the_waiting_room_loads_is_seen(people, s
     ada.page.reload()
     expect(ada.page.get_by_role("button", name="Start the game")).to_be_visible(
         timeout=SEEN_WITHIN_MS)
+
+
+def test_the_lobby_buttons_stay_put_while_its_lists_load(people, server):
+    """Seen under load (the test above): the lobby drew "Custom game" before "My games" had
+    come, the list then pushed it down, and the click meant for it met a game's row."""
+    ada = people("ada")
+    ada.page.goto("/")
+    sign_up(ada.page, "Ada")
+    create_game(ada.page, players=2, seats=["open for a person"], public=False)
+    held: list[Route] = []
+    ada.page.route("**/v1/games?*mine=true*", lambda r: held.append(r), times=1)  # slow
+
+    ada.page.goto("/#/lobby")
+    custom = ada.page.get_by_role("link", name="Custom game")
+    ada.page.wait_for_timeout(500)
+    shown_early = custom.is_visible()
+    held[0].continue_()
+    expect(ada.page.get_by_role("link", name=re.compile("^Open: "))).to_be_visible()
+    before = custom.bounding_box()
+    ada.page.wait_for_timeout(300)
+
+    assert not shown_early, "drawn before its lists: it moves when they come"
+    assert custom.bounding_box() == before
+    custom.click()
+    expect(ada.page.get_by_role("form", name="Custom game")).to_be_visible()
