@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import SCREENSHOTS, Person, Server, screenshot, serious_accessibility_issues
 from .steps import play_moves, play_one_move, settle
-from .test_table_look import IDLE, bots_game, sit_down
+from .test_table_look import bots_game, sit_down, wait_idle
 
 PHONES: tuple[ViewportSize, ...] = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
 
@@ -107,7 +107,7 @@ def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(
     page.set_viewport_size(PHONES[0])
     sit_down(page, me, game)
     assert settle(page) == "move"
-    page.wait_for_function(IDLE, timeout=30_000)
+    wait_idle(page, 30_000)
     expect(page.get_by_role("group", name="Cards in your hand").locator("[data-card]")
            ).to_have_count(6)
     moves_in_sight(page, "six-cards")
@@ -121,7 +121,7 @@ def test_a_six_card_hand_and_a_duel_leave_the_moves_on_a_phone_screen(
         play_one_move(page)
     else:
         raise AssertionError("the game ended before a duel waited for Ada")
-    page.wait_for_function(IDLE, timeout=60_000)
+    wait_idle(page, 60_000)
     moves_in_sight(page, "duel")
     own_value_whole(page)
     screenshot(page, "phone-duel")
@@ -134,7 +134,7 @@ def every_decision_fits(page: Page) -> set[str]:
     page.set_viewport_size(PHONES[0])
     seen: set[str] = set()
     while settle(page, timeout_s=60) == "move":
-        page.wait_for_function(IDLE, timeout=60_000)
+        wait_idle(page, 60_000)
         page.evaluate("window.scrollTo(0, 0)")
         kinds = {k for k in ("draft-window", "challenge")
                  if page.locator(f".centre > .{k}").count()}
@@ -161,7 +161,7 @@ def test_a_german_phone_table_keeps_its_chips_and_words_whole(browser: Browser,
     try:
         sit_down(page, me, game)
         play_moves(page, 3)
-        page.wait_for_function(IDLE, timeout=60_000)
+        wait_idle(page, 60_000)
         page.evaluate("window.scrollTo(0, 0)")
         assert not page.evaluate(WRAPPED_CHIPS)
         assert not page.evaluate(BROKEN_WORDS)

@@ -24,6 +24,22 @@ Element.prototype.animate = function () {
 };"""
 IDLE = """() => document.getAnimations().length === 0
   && document.querySelector('.skip-motion')?.hidden !== false"""
+# What keeps the table from idling: a timeout says whether cards still fly or the replay waits.
+MOTION_STATE = """() => ({
+  animations: document.getAnimations().map((a) => `${a.playState} ${a.effect?.target?.className}`),
+  skip: document.querySelector('.skip-motion')?.textContent ?? null,
+  skipHidden: document.querySelector('.skip-motion')?.hidden ?? null,
+  visibility: document.visibilityState,
+  version: document.querySelector('.board')?.dataset.version ?? null })"""
+
+
+def wait_idle(page: Page, timeout_ms: float) -> None:
+    """Until no card flies and no replay waits (`IDLE`)."""
+    try:
+        page.wait_for_function(IDLE, timeout=timeout_ms)
+    except Exception as timed_out:
+        raise AssertionError(f"the table did not idle in {timeout_ms / 1000:.0f} s: "
+                             f"{page.evaluate(MOTION_STATE)}") from timed_out
 
 
 def bots_game(server: Server, name: str, edition: str = "en_2022", end_mode: str = "quick",
@@ -109,7 +125,7 @@ def test_a_phone_shows_the_table_hand_moves_and_last_events_on_one_screen(people
     page.set_viewport_size(PHONE)
     sit_down(page, me, game)
     assert settle(page) == "move"
-    page.wait_for_function(IDLE, timeout=30_000)
+    wait_idle(page, 30_000)
     page.evaluate("window.scrollTo(0, 0)")
 
     # Everything a turn needs, without scrolling: the others, the piles, what just happened,
@@ -144,7 +160,7 @@ def test_a_phone_shows_the_table_hand_moves_and_last_events_on_one_screen(people
     assert shown_version(page) > version  # the table shows the new state before the motion
     mine = page.locator('.seat[data-seat="0"] .last-move')
     expect(mine).to_contain_text("Ada")
-    page.wait_for_function(IDLE, timeout=60_000)
+    wait_idle(page, 60_000)
     if settle(page) == "move":
         marked = page.locator(".opponents .last-move:not(:empty)")
         expect(marked.first).to_be_visible()
@@ -168,7 +184,7 @@ def test_a_phone_shows_the_table_hand_moves_and_last_events_on_one_screen(people
         skip = page.get_by_role("button", name="Skip")
         if skip.is_visible():
             skip.click()
-            page.wait_for_function(IDLE, timeout=5_000)
+            wait_idle(page, 5_000)
             expect(skip).to_be_hidden()
             break
     else:
