@@ -44,11 +44,15 @@ async def _challenge(api: Api, who: Player, **body) -> dict:
 
 async def test_given_a_challenge_to_bob_when_he_accepts_then_both_hear_of_the_dealt_game(api):
     ann, bob = await api.player("ann"), await api.player("bob")
-    bob_hears = asyncio.create_task(_news(api.http, bob, _has("challenge_accepted")))
+    # News tell a challenge as it stands: Bob hears of it while it is open, as a person does
+    # before accepting (accepted before his stream looked, he hears only the acceptance).
+    bob_hears_of_it = asyncio.create_task(_news(api.http, bob, _has("challenge")))
     ann_hears = asyncio.create_task(_news(api.http, ann, _has("challenge_accepted")))
     await asyncio.sleep(0.3)
 
     c = await _challenge(api, ann, to=bob.player_id, rated=True, turn_clock=30)
+    told_bob = await bob_hears_of_it
+    bob_hears = asyncio.create_task(_news(api.http, bob, _has("challenge_accepted")))
     r = await api.post(bob, f"/v1/challenges/{c['challenge_id']}/accept")
 
     assert r.status_code == 200, r.text
@@ -57,9 +61,8 @@ async def test_given_a_challenge_to_bob_when_he_accepts_then_both_hear_of_the_de
     game = (await api.get(ann, f"/v1/games/{accepted['game_id']}")).json()["summary"]
     assert game["status"] == "playing" and game["rated"] and game["turn_clock"] == 30
     assert [s["player_id"] for s in game["seats"]] == [ann.player_id, bob.player_id]
-    told_bob = await bob_hears
     assert _has("challenge", challenge_id=c["challenge_id"], challenger=ann.player_id)(told_bob)
-    assert _has("challenge_accepted", game_id=accepted["game_id"])(told_bob)
+    assert _has("challenge_accepted", game_id=accepted["game_id"])(await bob_hears)
     assert _has("challenge_accepted", game_id=accepted["game_id"])(await ann_hears)
 
 
