@@ -18,8 +18,6 @@ export async function mount(root) {
   current.screen = 'lobby';
   current.state = st;
   const signedIn = Boolean(session.key());
-  const catalogue = await api.rulesets();
-  const enums = catalogue.ruleset_schema.$defs;
   const mineList = h('div', { class: 'game-list', 'aria-live': 'off' });
   const openList = h('div', { class: 'game-list' });
 
@@ -42,9 +40,10 @@ export async function mount(root) {
       }
     } catch (err) { announce(err.message, 'error'); }
   }
-  // The lists first, then the screen: drawn before them, "Custom game" moved down under a
-  // reader's click as "My games" filled (a slow server), and the click met a game's row.
-  await refresh();
+  // The lists (asked beside the rule sets) before the screen: drawn before them, "Custom game"
+  // moved down under a reader's click as "My games" filled, and the click met a game's row.
+  const [catalogue] = await Promise.all([api.rulesets(), refresh()]);
+  const enums = catalogue.ruleset_schema.$defs;
   replace(root, h('div', { class: 'lobby' },
     signedIn ? h('section', { 'aria-labelledby': 'mine-title' }, h('h2', { id: 'mine-title' }, t('lobby.mine')), mineList,
       h('p', { class: 'buttons new-game' },

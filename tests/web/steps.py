@@ -67,18 +67,37 @@ GAME_AS_SERVED = """async () => {
            served: turn.version, status: turn.status, awaiting: turn.awaiting,
            moves: (turn.legal_commands ?? []).length };
 }"""
+# No card flies and no replay waits; and, when that does not come, what keeps it from coming.
+IDLE = """() => document.getAnimations().length === 0
+  && document.querySelector('.skip-motion')?.hidden !== false"""
+MOTION_STATE = """() => ({
+  animations: document.getAnimations().map((a) => `${a.playState} ${a.effect?.target?.className}`),
+  skip: document.querySelector('.skip-motion')?.textContent ?? null,
+  skipHidden: document.querySelector('.skip-motion')?.hidden ?? null,
+  visibility: document.visibilityState,
+  version: document.querySelector('.board')?.dataset.version ?? null })"""
+
+
+def _wait_for(page: Page, condition: str, timeout_ms: float, what: str, state: str) -> None:
+    """`condition` true on the page, or an AssertionError saying `what` did not come and
+    what `state` read from the page then."""
+    try:
+        page.wait_for_function(condition, timeout=timeout_ms)
+    except Exception as timed_out:
+        raise AssertionError(f"{what} in {timeout_ms / 1000:.0f} s: "
+                             f"{page.evaluate(state)}") from timed_out
+
+
+def wait_idle(page: Page, timeout_ms: float) -> None:
+    """Until no card flies and no replay waits (`IDLE`)."""
+    _wait_for(page, IDLE, timeout_ms, "the table did not idle", MOTION_STATE)
 
 
 def settle(page: Page, timeout_s: float = 20) -> str:
     """Wait until the page shows a decision of ours or the game's end: 'move' or 'over'."""
-    try:
-        page.wait_for_function(
-            """() => document.querySelector('.game-over')
+    _wait_for(page, """() => document.querySelector('.game-over')
                   || document.querySelector('.move-list button.move:not([disabled])')""",
-            timeout=timeout_s * 1000)
-    except Exception as timed_out:
-        raise AssertionError(f"no decision nor end shown in {timeout_s} s: "
-                             f"{page.evaluate(GAME_AS_SERVED)}") from timed_out
+              timeout_s * 1000, "no decision nor end shown", GAME_AS_SERVED)
     return "over" if page.locator(".game-over").count() else "move"
 
 

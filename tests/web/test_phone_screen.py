@@ -11,8 +11,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import SCREENSHOTS, Person, Server, screenshot, serious_accessibility_issues
-from .steps import play_moves, play_one_move, settle
-from .test_table_look import bots_game, sit_down, wait_idle
+from .steps import play_moves, play_one_move, settle, wait_idle
+from .test_table_look import bots_game, sit_down
 
 PHONES: tuple[ViewportSize, ...] = ({"width": 375, "height": 667}, {"width": 375, "height": 812})
 

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from .conftest import SCREENSHOTS, Server, screenshot, serious_accessibility_issues
-from .steps import play_moves, play_one_move, settle, shown_version
+from .steps import play_moves, play_one_move, settle, shown_version, wait_idle
 
 PHONE = {"width": 375, "height": 812}
 # Counts the page's Web Animations: every one goes through Element.animate.
@@ -22,24 +22,6 @@ Element.prototype.animate = function () {
   window.__animations += 1;
   return animate.apply(this, arguments);
 };"""
-IDLE = """() => document.getAnimations().length === 0
-  && document.querySelector('.skip-motion')?.hidden !== false"""
-# What keeps the table from idling: a timeout says whether cards still fly or the replay waits.
-MOTION_STATE = """() => ({
-  animations: document.getAnimations().map((a) => `${a.playState} ${a.effect?.target?.className}`),
-  skip: document.querySelector('.skip-motion')?.textContent ?? null,
-  skipHidden: document.querySelector('.skip-motion')?.hidden ?? null,
-  visibility: document.visibilityState,
-  version: document.querySelector('.board')?.dataset.version ?? null })"""
-
-
-def wait_idle(page: Page, timeout_ms: float) -> None:
-    """Until no card flies and no replay waits (`IDLE`)."""
-    try:
-        page.wait_for_function(IDLE, timeout=timeout_ms)
-    except Exception as timed_out:
-        raise AssertionError(f"the table did not idle in {timeout_ms / 1000:.0f} s: "
-                             f"{page.evaluate(MOTION_STATE)}") from timed_out
 
 
 def bots_game(server: Server, name: str, edition: str = "en_2022", end_mode: str = "quick",
