@@ -13,6 +13,7 @@ from litestar.response.sse import ServerSentEventMessage
 
 from service.events.engine import create_engine
 from service.events.tables import events
+from service.http.routes.follow import WRITE_AT_MOST
 
 from .contract_check import assert_fits
 
@@ -106,30 +107,36 @@ async def test_given_an_sse_stream_when_commands_commit_then_they_arrive_in_orde
 
 
 async def _raw_messages(client: httpx.AsyncClient, url: str, headers: dict, want: int
-                        ) -> list[bytes]:
-    """The stream's first `want` event messages, as the bytes that came."""
-    buffer = b""
+                        ) -> tuple[list[bytes], int]:
+    """The stream's first `want` event messages, as the bytes that came, and the most event
+    messages one chunk of the body held."""
+    buffer, most = b"", 0
     async with client.stream("GET", url, headers={**headers, "Accept": "text/event-stream"}
                              ) as r:
         async for chunk in r.aiter_raw():
             buffer += chunk
+            most = max(most, chunk.count(b"\r\nevent: message\r\n"))
             blocks = [b + b"\r\n\r\n" for b in buffer.split(b"\r\n\r\n")[:-1]]
             events = [b for b in blocks if b.startswith(b"id: ")]
             if len(events) >= want:
-                return events[:want]
+                return events[:want], most
     raise AssertionError("the stream ended early")
 
 
 async def test_given_two_seats_streams_then_each_message_is_litestars_and_only_the_deal_differs(
         api):
-    # Each message is made once per feed and viewer (a public one once for all): the bytes
-    # must still be what Litestar's message encodes, and a seat's hand its own.
+    # What the feed holds goes in one write of up to WRITE_AT_MOST messages, each made once
+    # per feed and viewer (a public one once for all): the bytes must still be what Litestar's
+    # message encodes, and a seat's hand its own.
     game_id, seats = await _game(api, played=10)
     url = f"/v1/games/{game_id}/events"
     version = (await api.get(seats[0], url)).json()["version"]
+    assert version > WRITE_AT_MOST  # the opening's catch-up takes more than one write
 
-    got = await asyncio.gather(*(_raw_messages(api.http, url, seats[s].auth, version)
-                                 for s in (0, 1)))
+    read = await asyncio.gather(*(_raw_messages(api.http, url, seats[s].auth, version)
+                                  for s in (0, 1)))
+    got = [messages for messages, _ in read]
+    assert all(1 < most <= WRITE_AT_MOST for _, most in read)
 
     for messages in got:
         for i, raw in enumerate(messages, start=1):

@@ -41,13 +41,14 @@ from service.http.feeds import After, Feed
 from service.http.problems import problem_responses
 from service.http.schemas.events import EventOut, EventPage, StreamEvent
 from service.http.schemas.parameters import HEADER_SCHEMA, VERSION_DIGITS, GameId, version_query
-from service.http.streams import HEARTBEAT, prefers_stream
+from service.http.streams import HEARTBEAT, EncodedMessages, prefers_stream
 from service.players.directory import Player
 from service.projections.games import GameAccess, game_access
 from service.receipts import Receipt
 from service.table.clock import deadline
 
 _encode = msgspec.json.Encoder().encode
+WRITE_AT_MOST = 16  # events in one write of a stream
 
 # Made by the same encoders the stream uses, so the documented bytes cannot drift from them.
 _STREAM_EXAMPLE = b"".join(m.encode() for m in (
@@ -164,10 +165,11 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
     read opened then would decide. Events from before the caller sat down are theirs too: a
     seat's holder is judged only once the caller has held it.
 
-    A message per event, made once per feed and viewer when it has several followers
-    (`_frame`). One write per event still: joining a command's events into one write cost
-    4–6 KiB more memory per stream in bench/live_games.py (RSS, 500 games), for no CPU saved
-    that bench/cpu_per_command.py could see."""
+    What one wake-up finds past `sent` goes as one write (a command's events come together;
+    `WRITE_AT_MOST` of them, so a stream that opens on a long log does not encode it all at
+    once): a message per event, made once per feed and viewer when it has several followers
+    (`_frame`). A write per event was one pass through Litestar, uvicorn and a `send` system
+    call for each of a command's three to five events, on every stream following its game."""
     heartbeat = runtime.settings.sse_heartbeat_seconds
     mine, held = HumanSeat(player.player_id), False
     sent = after
@@ -175,36 +177,32 @@ async def _stream(runtime: Runtime, game_id: str, lobby: Lobby, player: Player,
         while True:
             # A watcher trails a running game by its spectator delay.
             delay = lobby.spectator_delay if viewer is None and not feed.ended else 0
-            for s in feed.after(sent)[:max(feed.version - delay - sent, 0)]:
+            frames: list[bytes] = []
+            leaves = False  # the caller's seat left them: they watch from here, or go
+            for s in feed.after(sent)[:min(max(feed.version - delay - sent, 0), WRITE_AT_MOST)]:
                 then = feed.after_each[s.version - 1]
                 if viewer is not None and then.seats:
                     if then.seats[viewer] == mine:
                         held = True
                     elif held:  # resigned or handed over: a watcher from here on
-                        if not lobby.public and player.player_id != lobby.creator:
-                            return  # a private game's watchers are its players
-                        viewer = None
-                        break  # the rest waits for the spectator delay
-                yield _Encoded(_frame(runtime, feed, s, viewer, then))
+                        leaves = True
+                        break
+                frames.append(_frame(runtime, feed, s, viewer, then))
                 sent = s.version
-            else:
-                if feed.ended and sent >= feed.version:
-                    return
-                if feed.draining:  # this process is stopping: the client resumes elsewhere
-                    return
-                if not await feed.wait_past(sent + delay, heartbeat):
-                    yield HEARTBEAT
-
-
-class _Encoded(ServerSentEventMessage):
-    """A stream message encoded already, written as it is."""
-
-    def __init__(self, encoded: bytes) -> None:
-        super().__init__(data=None)
-        self.encoded = encoded
-
-    def encode(self) -> bytes:
-        return self.encoded
+            if frames:
+                yield EncodedMessages(b"".join(frames))
+                del frames  # not held while the stream waits
+            if leaves:
+                if not lobby.public and player.player_id != lobby.creator:
+                    return  # a private game's watchers are its players
+                viewer = None  # the rest waits for the spectator delay
+                continue
+            if feed.ended and sent >= feed.version:
+                return
+            if feed.draining:  # this process is stopping: the client resumes elsewhere
+                return
+            if not await feed.wait_past(sent + delay, heartbeat):
+                yield HEARTBEAT
 
 
 def _frame(runtime: Runtime, feed: Feed, s: StoredEvent, viewer: Viewer, then: After
