@@ -12,7 +12,7 @@ from cya_rules.docs import doc
 from cya_rules.verify.log import check_events, check_times, read_log
 from cya_rules.verify.seeds import SeedsReport
 from service.events.event_store import EventStore
-from service.projections.games import recorded_version
+from service.projections.seat_views import recorded_version
 
 
 class VerifyReport(msgspec.Struct, frozen=True):

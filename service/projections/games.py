@@ -60,15 +60,6 @@ async def game_access(conn: AsyncConnection, game_id: str) -> GameAccess:
     return access_of(row)
 
 
-async def recorded_version(store: EventStore, game_id: str) -> int | None:
-    """The version the game's row records (it is written with each batch of events); None
-    when the game has no row."""
-    async with store.read() as conn:
-        found: int | None = await conn.scalar(
-            sa.select(games.c.version).where(games.c.game_id == game_id))
-        return found
-
-
 async def spectator_view_json(conn: AsyncConnection, game_id: str) -> str | None:
     """The spectator's view as stored (null before the deal)."""
     found: str | None = await conn.scalar(sa.select(game_views.c.view).where(
